@@ -32,15 +32,20 @@ void *cupti_library(void) {
 /* The commands' APIs whose activity records CUPTI writes for the tracer: an external
  * correlation record comes only before an API's own record (seen on H200 with CUPTI 13:
  * none at all with the kernel kinds alone, bench/gpu-runs/run7), so each command function
- * (the spec's trace.commands: launches, copies, memsets) gets its API's records turned on
- * at its first call, found by name among CUPTI's driver callbacks (cuptiGetCallbackName);
- * no other driver call is worth a record each. */
+ * (the spec's trace.commands: launches, copies, memsets) has its API's records on, found
+ * by name among CUPTI's driver callbacks (cuptiGetCallbackName); no other driver call is
+ * worth a record each. They must be on before the first command: turned on at a
+ * function's first call, CUPTI 13 on the H200 wrote no external correlation record at all
+ * (bench/gpu-runs/run14), so CUPTI starts with those of the driver's launch, copy and
+ * memset families on (api_records_early), and a command of another name gets its own at
+ * its first call. */
 enum { API_RECORDS_MAX = 64 };
 static struct {
   const char *function; /* the command's (a static string of the interposer) */
   bool on;
 } api_records[API_RECORDS_MAX];
 static unsigned api_record_count; /* published with release order, entries never change */
+static bool records_on[CUPTI_DRIVER_TRACE_CBID_SIZE]; /* the APIs whose records the tracer turned on */
 static pthread_mutex_t api_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* CUPTI's id of a driver API by name; 0 when CUPTI names none so. */
@@ -67,6 +72,8 @@ bool cupti_api_records(const char *function) {
   if (!found && api_record_count < API_RECORDS_MAX) {
     CUpti_CallbackId cbid = driver_cbid(function);
     on = cbid && cupti.enable_driver_api(cbid, 1) == CUPTI_SUCCESS;
+    if (on)
+      records_on[cbid] = true;
     api_records[api_record_count].function = function;
     api_records[api_record_count].on = on;
     __atomic_store_n(&api_record_count, api_record_count + 1, __ATOMIC_RELEASE);
@@ -75,14 +82,30 @@ bool cupti_api_records(const char *function) {
   return on;
 }
 
+/* The driver API families the spec's commands come from (api-specs/cuda.yaml's
+ * trace.commands): their records on, before any command. True when every one took it. */
+static bool api_records_early(void) {
+  static const char *const families[] = {"cuLaunch", "cuMemcpy", "cuMemset"};
+  bool all = true;
+  for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++) {
+    const char *name = NULL;
+    if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
+      continue;
+    for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+      if (strncmp(name, families[i], strlen(families[i])) == 0) {
+        records_on[cbid] = cupti.enable_driver_api(cbid, 1) == CUPTI_SUCCESS;
+        all &= records_on[cbid];
+      }
+  }
+  return all;
+}
+
 /* Turns the commands' API records off (the app's CUPTI client comes). */
 static void api_records_off(void) {
   pthread_mutex_lock(&api_lock);
-  for (unsigned i = 0; i < api_record_count; i++) {
-    CUpti_CallbackId cbid = api_records[i].on ? driver_cbid(api_records[i].function) : 0;
-    if (cbid)
-      cupti.enable_driver_api(cbid, 0);
-  }
+  for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++)
+    if (records_on[cbid])
+      cupti.enable_driver_api(cbid, 0), records_on[cbid] = false;
   pthread_mutex_unlock(&api_lock);
 }
 
@@ -212,7 +235,7 @@ bool cupti_records_start(void) {
                  cupti.enable(CUPTI_ACTIVITY_KIND_MEMSET) == CUPTI_SUCCESS;
   /* The submitting calls, where this CUPTI correlates external ids. */
   cupti_correlates = started && cupti.push_external && cupti.pop_external &&
-                     cupti.enable_driver_api && cupti.callback_name &&
+                     cupti.enable_driver_api && cupti.callback_name && api_records_early() &&
                      cupti.enable(CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION) == CUPTI_SUCCESS;
   if (started)
     atexit(records_stop);

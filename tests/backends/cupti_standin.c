@@ -23,6 +23,9 @@
  *   a correlation id of its own, and external correlation records as a launch's, while
  *   its own API's records are on (cuptiActivityEnableDriverApi with its callback id, which
  *   cuptiGetCallbackName names for the functions the null driver tells of).
+ * - As CUPTI 13 on the H200 did (bench/gpu-runs/run14), an API's records turned on after
+ *   the process's first launch or copy are taken (CUPTI_SUCCESS) but never followed by
+ *   external correlation records: a client must turn them on before its first command.
  * - Records lie in slots of one size in the client's buffers; cuptiActivityGetNextRecord
  *   walks them. A buffer is handed back when full, flushed, or every
  *   STANDIN_LAUNCHES_PER_BUFFER launches, on a thread of the stand-in's own.
@@ -127,6 +130,9 @@ static void *next_slot(void) {
 
 /* Driver APIs whose own records are on (cuptiActivityEnableDriverApi), by callback id. */
 static bool api_records[CUPTI_DRIVER_TRACE_CBID_SIZE];
+/* A launch or copy was made: API records turned on from now on write no external
+ * correlation records (real CUPTI's behaviour, above). */
+static bool commands_made;
 
 /* The names of the driver APIs the null driver tells of (cuptiGetCallbackName). */
 static const struct {
@@ -170,6 +176,7 @@ static void correlate(uint32_t correlation, bool api_record) {
  * external correlation records of its API (api: the driver function's name). */
 static void copied(const char *api, uint64_t bytes, uintptr_t stream, int device) {
   pthread_mutex_lock(&lock);
+  commands_made = true;
   uint32_t correlation = ++correlations;
   bool memset_api = strncmp(api, "cuMemset", 8) == 0;
   CUpti_ActivityKind kind = memset_api ? CUPTI_ACTIVITY_KIND_MEMSET : CUPTI_ACTIVITY_KIND_MEMCPY;
@@ -231,6 +238,7 @@ static void launched(const char *name, uintptr_t stream, int device) {
   if (correlations % STANDIN_LAUNCHES_PER_BUFFER == 0)
     complete_buffer(false);
   uint32_t correlation = ++correlations;
+  commands_made = true;
   if (kernels_enabled() && requested) {
     CUpti_ActivityKernel10 *k = next_slot();
     if (k) {
@@ -254,7 +262,8 @@ CUptiResult CUPTIAPI cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t
   if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE)
     return CUPTI_ERROR_INVALID_PARAMETER;
   pthread_mutex_lock(&lock);
-  api_records[cbid] = enable != 0;
+  if (!enable || !commands_made)
+    api_records[cbid] = enable != 0;
   pthread_mutex_unlock(&lock);
   return CUPTI_SUCCESS;
 }
