@@ -116,6 +116,13 @@ static size_t count_args(const char *arg, va_list ap) {
   return arg ? n : 0;
 }
 
+/* argv[0..n] from an execl-style list of n arguments (counted by count_args), then NULL. */
+static void fill_args(char **argv, size_t n, const char *arg, va_list *ap) {
+  argv[0] = (char *)arg;
+  for (size_t i = 1; i <= n; i++)
+    argv[i] = i < n ? va_arg(*ap, char *) : NULL;
+}
+
 int execl(const char *path, const char *arg, ...) {
   va_list ap;
   va_start(ap, arg);
@@ -123,9 +130,7 @@ int execl(const char *path, const char *arg, ...) {
   va_end(ap);
   char *argv[n + 1];
   va_start(ap, arg);
-  argv[0] = (char *)arg;
-  for (size_t i = 1; i <= n; i++)
-    argv[i] = i < n ? va_arg(ap, char *) : NULL;
+  fill_args(argv, n, arg, &ap);
   va_end(ap);
   return execv(path, argv);
 }
@@ -137,9 +142,7 @@ int execlp(const char *file, const char *arg, ...) {
   va_end(ap);
   char *argv[n + 1];
   va_start(ap, arg);
-  argv[0] = (char *)arg;
-  for (size_t i = 1; i <= n; i++)
-    argv[i] = i < n ? va_arg(ap, char *) : NULL;
+  fill_args(argv, n, arg, &ap);
   va_end(ap);
   return execvp(file, argv);
 }
@@ -151,9 +154,7 @@ int execle(const char *path, const char *arg, ...) {
   va_end(ap);
   char *argv[n + 1];
   va_start(ap, arg);
-  argv[0] = (char *)arg;
-  for (size_t i = 1; i <= n; i++)
-    argv[i] = i < n ? va_arg(ap, char *) : NULL;
+  fill_args(argv, n, arg, &ap);
   if (n > 0)
     (void)va_arg(ap, char *); /* the NULL that ends the list (arg when it is empty) */
   char *const *envp = va_arg(ap, char *const *);
