@@ -83,10 +83,11 @@ bool cupti_api_records(const char *function) {
 }
 
 /* The driver API families the spec's commands come from (api-specs/cuda.yaml's
- * trace.commands): their records on, before any command. True when every one took it. */
+ * trace.commands): their records on, before any command. True when any took it: a
+ * callback this CUPTI refuses (a deprecated API's) leaves the others' commands tied. */
 static bool api_records_early(void) {
   static const char *const families[] = {"cuLaunch", "cuMemcpy", "cuMemset"};
-  bool all = true;
+  bool any = false;
   for (CUpti_CallbackId cbid = 1; cbid < CUPTI_DRIVER_TRACE_CBID_SIZE; cbid++) {
     const char *name = NULL;
     if (cupti.callback_name(CUPTI_CB_DOMAIN_DRIVER_API, cbid, &name) != CUPTI_SUCCESS || !name)
@@ -94,10 +95,10 @@ static bool api_records_early(void) {
     for (size_t i = 0; i < sizeof families / sizeof *families; i++)
       if (strncmp(name, families[i], strlen(families[i])) == 0) {
         records_on[cbid] = cupti.enable_driver_api(cbid, 1) == CUPTI_SUCCESS;
-        all &= records_on[cbid];
+        any |= records_on[cbid];
       }
   }
-  return all;
+  return any;
 }
 
 /* Turns the commands' API records off (the app's CUPTI client comes). */
