@@ -23,19 +23,15 @@ apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-br
 grep -qx "$(head -1 "$tmp/listed")" "$tmp/closure" ||
   { echo "FAIL: apt-cache gave no dependency closure for the setup list"; exit 1; }
 
-# Every file each spec's headers include, as "SPEC FILE" lines.
+# Every file each spec's headers include, as "SPEC FILE" lines: one preprocessor run a
+# spec, over all its headers, with the flags apigen parses them with.
 for spec in api-specs/*.yaml tests/corpus/*.yaml; do
-  # The spec's `headers` (a flow list, maybe over several lines), found with the flags
-  # apigen parses them with.
   cflags=$("$apigen" --quiet --print-cflags --spec "$spec" 2>/dev/null) || continue
-  list=$(awk '/^headers:/ {on = 1} on {print} on && /\]/ {exit}' "$spec" |
-    sed 's/^headers://' | tr -d '[],')
-  [ -n "$list" ] || { echo "FAIL: $spec: no headers: list found"; exit 1; }
-  for h in $list; do
-    # shellcheck disable=SC2086
-    printf '#include <%s>\n' "$h" | cpp -H -x c $cflags - -o /dev/null 2>&1 >/dev/null |
-      sed -n 's/^\.\.* //p' | while read -r f; do echo "$spec $(readlink -f "$f")"; done
-  done
+  list=$("$apigen" --quiet --print headers --spec "$spec")
+  [ -n "$list" ] || { echo "FAIL: $spec: no headers found"; exit 1; }
+  # shellcheck disable=SC2086
+  printf '#include <%s>\n' $list | cpp -H -x c $cflags - -o /dev/null 2>&1 >/dev/null |
+    sed -n 's/^\.\.* //p' | sort -u | xargs -r readlink -f | sed "s|^|$spec |"
 done | sort -u >"$tmp/used"
 cut -d' ' -f2 "$tmp/used" | sort -u >"$tmp/files"
 headers=$(wc -l <"$tmp/files")
@@ -43,14 +39,20 @@ headers=$(wc -l <"$tmp/files")
 # One query for all files: "package[:arch]: file" for those that a package owns.
 # shellcheck disable=SC2046
 dpkg-query -S $(cat "$tmp/files") 2>/dev/null | sed 's/:[a-z0-9]*: /: /' >"$tmp/owners" || true
-status=0
-while read -r spec f; do
-  pkg=$(grep -F ": $f" "$tmp/owners" | head -1 | cut -d: -f1)
-  [ -n "$pkg" ] || continue # not from a package: the CUDA toolkit, the project's own
-  if ! grep -qx "$pkg" "$tmp/closure"; then
-    echo "FAIL: $spec: $f comes from $pkg, which scripts/setup.sh does not install"
-    status=1
-  fi
-done <"$tmp/used"
+# The owner of each file (none: the CUDA toolkit, the project's own) against the closure,
+# in one pass.
+awk -v owners="$tmp/owners" -v closure="$tmp/closure" '
+  BEGIN {
+    while ((getline line < owners) > 0) {
+      i = index(line, ": ")
+      if (!(substr(line, i + 2) in owner)) owner[substr(line, i + 2)] = substr(line, 1, i - 1)
+    }
+    while ((getline line < closure) > 0) installed[line] = 1
+  }
+  ($2 in owner) && !(owner[$2] in installed) {
+    print "FAIL: " $1 ": " $2 " comes from " owner[$2] ", which scripts/setup.sh does not install"
+    failed = 1
+  }
+  END { exit failed }' "$tmp/used" && status=0 || status=1
 [ "$status" -eq 0 ] && echo "every one of $headers headers the specs parse comes from a package scripts/setup.sh installs"
 exit $status

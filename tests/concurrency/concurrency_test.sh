@@ -7,10 +7,10 @@
 #   concurrency_test.sh SCENARIO USER TRACER LOOP_APP
 #
 # SCENARIO
-#   rounds         12 rounds of two jobs (CONCURRENCY_ROUNDS: more, for a long soak), the
+#   rounds         6 rounds of two jobs (CONCURRENCY_ROUNDS: more, for a long soak), the
 #                  second started 0.3 to 1.2 s after the first, the daemons removed
 #                  between rounds
-#   staggered      24 jobs started 0 to 0.4 s apart
+#   staggered      12 jobs (CONCURRENCY_JOBS: more) started 0 to 0.4 s apart
 #   daemon_killed  the daemon and its consumers SIGKILLed during a job: a clear message
 #                  naming the daemon and the lost events, exit 3, no "trace saved"; the
 #                  next job starts a daemon again
@@ -119,7 +119,7 @@ check_left() { # what
 calls=2000
 case "$scenario" in
 rounds)
-  rounds=${CONCURRENCY_ROUNDS:-12} exact=0 round=1
+  rounds=${CONCURRENCY_ROUNDS:-6} exact=0 round=1
   while [ $round -le $rounds ]; do
     # The second job starts 0.3 to 1.2 s after the first, spread over the rounds.
     offset=$(awk -v r=$round -v n=$rounds 'BEGIN { printf "%.2f", 0.3 + 0.9 * ((r * 7) % n) / (n > 1 ? n - 1 : 1) }')
@@ -144,7 +144,7 @@ rounds)
   ;;
 
 staggered)
-  count=24 exact=0 k=1 pids=""
+  count=${CONCURRENCY_JOBS:-12} exact=0 k=1 pids=""
   while [ $k -le $count ]; do
     job "s$k" $calls 100 &
     pids="$pids $!"
