@@ -3,8 +3,9 @@
  * and one of 4 ranks (as a process that drives 2 GPUs of a larger job would hold: here
  * this process holds rank 2 x RANK + 1 of it), collectives of known counts, datatypes and
  * operations on both, sends and receives in groups, a group of two broadcasts of
- * different sizes, and a kernel of its own outside NCCL. With APP_SLOW_RANK=R, rank R
- * arrives APP_SLOW_MS (default 200) ms late at the second AllReduce: a straggler.
+ * different sizes, nccl-tests' warm-up pattern, and a kernel of its own outside NCCL.
+ * With APP_SLOW_RANK=R, rank R arrives APP_SLOW_MS (default 200) ms late at the second
+ * AllReduce: a straggler.
  *
  * It runs against the null NCCL and CUDA driver (tests/backends/nccl_null_behaviour.c),
  * so it checks only that each call succeeds. It counts its calls (manifest.h) and writes
@@ -134,6 +135,18 @@ int main(void) {
     NCCL(ncclAllReduce, sb, rb, 262144, ncclFloat32, ncclSum, world, stream);
     note("ncclAllReduce", "ncclSum", 262144, sizeof(float), world, -1);
   }
+  /* nccl-tests' pattern (-b 8K -e 64K -f 4): one warm-up call at every size from the
+   * least to the most by 2, then the timed calls at the sizes it reports, by 4: the sizes
+   * between are warm-up calls only. */
+  for (size_t count = 2048; count <= 16384; count *= 2) {
+    NCCL(ncclAllReduce, sb, rb, count, ncclFloat32, ncclProd, world, stream);
+    note("ncclAllReduce", "ncclProd", count, sizeof(float), world, -1);
+  }
+  for (size_t count = 2048; count <= 16384; count *= 4)
+    for (int i = 0; i < 8; i++) {
+      NCCL(ncclAllReduce, sb, rb, count, ncclFloat32, ncclProd, world, stream);
+      note("ncclAllReduce", "ncclProd", count, sizeof(float), world, -1);
+    }
   NCCL(ncclAllReduce, sb, rb, 1000, ncclFloat64, ncclMax, world, stream);
   note("ncclAllReduce", "ncclMax", 1000, sizeof(double), world, -1);
   for (int i = 0; i < 2; i++) {

@@ -109,7 +109,10 @@ def expected_rows:
   map(. + {size: (.count * .type_size * (if whole(.name) then .ranks else 1 end))})
   | group_by([.name, .op, .ranks, .size])
   | map({name: .[0].name, op: .[0].op, ranks: .[0].ranks, size: .[0].size, calls: length,
-         factor: bus_factor(.[0].name; .[0].ranks)});
+         factor: bus_factor(.[0].name; .[0].ranks)})
+  # Few calls: under a quarter of the calls of the same operation's busiest size.
+  | group_by([.name, .op, .ranks])
+  | map((map(.calls) | max) as $most | map(. + {few: (.calls * 4 < $most)})[]);
 def close($a; $b): (($a - $b) | fabs) <= 1e-6 * ([($a | fabs), ($b | fabs), 1] | max);
 # Each expected row against the report's: one line per difference.
 def compare_rows($rows):
@@ -124,6 +127,7 @@ def compare_rows($rows):
        | ((if $g.calls != $w.calls then "calls \($g.calls), expected \($w.calls)" else empty end),
           (if $g.bytes != $w.size * $w.calls then "bytes \($g.bytes), expected \($w.size * $w.calls)" else empty end),
           (if close($g.bus_factor; $w.factor) | not then "bus factor \($g.bus_factor), expected \($w.factor)" else empty end),
+          (if $g.few_calls != $w.few then "few_calls \($g.few_calls), expected \($w.few)" else empty end),
           (if $g.kernels != $w.calls then "kernels \($g.kernels), one per call expected: \($w.calls)" else empty end),
           (if $g.device_ns <= 0 or $g.bandwidth_time != "device" then "no device time" else empty end),
           (if close($g.algbw_bytes_per_second; $g.bytes * 1e9 / $g.device_ns) | not
@@ -297,7 +301,8 @@ awk -F ' *[|] *' '/^Collectives \(NCCL\)$/{on = 1; next} on && /^Size:/{exit}
      on && NF > 5 && $1 != "Name" {print $1 "|" $2 "|" $3 "|" $5}' "$tmp/job.txt" |
   sort >"$tmp/text_rows"
 jq -r -L "$tmp" 'include "nccl_tests"; expected_rows[]
-  | "\(.name)|\(.op // "-")|\(.ranks)|\(.calls)"' "$tmp/ops.json" | sort >"$tmp/want_rows"
+  | "\(.name)|\(.op // "-")|\(.ranks)|\(.calls)\(if .few then "~" else "" end)"' "$tmp/ops.json" |
+  sort >"$tmp/want_rows"
 cmp -s "$tmp/text_rows" "$tmp/want_rows" || fail "the text table's rows:
 $(diff "$tmp/want_rows" "$tmp/text_rows")"
 

@@ -162,6 +162,18 @@ bool collectives_bandwidth(const struct collective_row *row, double *alg, double
   return true;
 }
 
+bool collectives_few_calls(const struct collectives *c, size_t i) {
+  const struct collective_row *row = &c->rows[i];
+  uint64_t most = 0;
+  for (size_t k = 0; k < c->count; k++) {
+    const struct collective_row *o = &c->rows[k];
+    if (o->backend == row->backend && o->function == row->function && o->op == row->op &&
+        o->ranks == row->ranks && o->calls > most)
+      most = o->calls;
+  }
+  return row->calls * 4 < most;
+}
+
 double collectives_bus_factor(const struct collective_row *row) {
   return factor_of(&tracer_backends[row->backend]->functions[row->function].message.bus_factor,
                    row->ranks);

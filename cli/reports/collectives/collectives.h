@@ -81,6 +81,10 @@ bool collectives_bandwidth(const struct collective_row *row, double *alg, double
                            bool *from_device);
 /* The row's bus factor for its n; negative when n is unknown. */
 double collectives_bus_factor(const struct collective_row *row);
+/* Whether row i has under a quarter of the calls of its operation's busiest size (same
+ * function, reduction and n): a warm-up or a one-off, such as nccl-tests' warm-up calls at
+ * the sizes between those it reports, whose bandwidth is not a steady rate. */
+bool collectives_few_calls(const struct collectives *c, size_t i);
 
 /* The value of record slot index of the call c of f, as its slot's type reads; false
  * when the record lacks it (index -1, or a record of fewer slots). */

@@ -33,7 +33,7 @@ static const char *row_name(const struct collective_row *row) {
 
 void collectives_print_text(const struct collectives *c, size_t backend, FILE *out) {
   int name_width = 4, op_width = 2;
-  bool any = false, by_calls = false;
+  bool any = false, by_calls = false, few = false;
   for (size_t i = 0; i < c->count; i++) {
     const struct collective_row *row = &c->rows[i];
     if (row->backend != backend)
@@ -79,9 +79,13 @@ void collectives_print_text(const struct collectives *c, size_t backend, FILE *o
           strcat(bus, "*");
       }
     }
-    fprintf(out, "%-*s | %-*s | %5s | %9s | %5llu | %9s | %9s | %9s | %10s | %10s |\n",
-            name_width, row_name(row), op_width, op, ranks, size, (unsigned long long)row->calls,
-            bytes, time, device, alg, bus);
+    char calls[24];
+    bool few_calls = collectives_few_calls(c, i);
+    few |= few_calls;
+    snprintf(calls, sizeof calls, "%llu%s", (unsigned long long)row->calls, few_calls ? "~" : "");
+    fprintf(out, "%-*s | %-*s | %5s | %9s | %5s | %9s | %9s | %9s | %10s | %10s |\n",
+            name_width, row_name(row), op_width, op, ranks, size, calls, bytes, time, device, alg,
+            bus);
   }
   fputs("Size: one call's bytes as nccl-tests count them (the whole buffer of gathers and "
         "scatters). Bytes: Size x Calls.\n"
@@ -90,6 +94,11 @@ void collectives_print_text(const struct collectives *c, size_t backend, FILE *o
         "Algbw: Bytes over Device (the time the transfer took); Busbw: Algbw x the bus "
         "factor of the operation for n = Ranks.\n",
         out);
+  if (few)
+    fputs("~: under a quarter of the calls of the operation's busiest size: a warm-up or a "
+          "one-off (nccl-tests'\n   warm-up at the sizes between those it reports), not a "
+          "steady rate.\n",
+          out);
   if (by_calls)
     fputs("*: over Time, the calls' own time: none of their kernels was timed on the device.\n",
           out);
@@ -119,6 +128,7 @@ void collectives_print_json(const struct collectives *c, FILE *out) {
             (unsigned long long)row->calls, (unsigned long long)(row->size * row->calls),
             (unsigned long long)row->time_ns, (unsigned long long)row->kernels,
             (unsigned long long)row->device_ns);
+    fprintf(out, ", \"few_calls\": %s", collectives_few_calls(c, i) ? "true" : "false");
     double algbw, busbw;
     bool from_device;
     if (collectives_bandwidth(row, &algbw, &busbw, &from_device)) {
