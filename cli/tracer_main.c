@@ -137,7 +137,7 @@ static const char usage[] =
     "                         inside another API's traced call (hwloc's OpenCL calls\n"
     "                         inside MPI_Init, the CUDA runtime's driver calls), which are\n"
     "                         otherwise set apart from the tables and the verdict (also\n"
-    "                         with -r)\n"
+    "                         with -r, of a run or of a job's folder)\n"
     "      --wait all|primary\n"
     "                         how long the run lasts: until every process the app started\n"
     "                         has ended, forked workers and daemonized helpers too (all,\n"

@@ -1,7 +1,7 @@
 /* job_report: the one report of an MPI job, from its per-node results (node_gather.h):
  * the ranks that failed, where the ranks' time went and the verdict, the tables of a
- * single run over all ranks (with the collectives table after its backend's), message
- * sizes by bucket, and per-rank time; in JSON the tally over all ranks with its
+ * single run over all ranks (with the collectives table after its backend's), the GPUs'
+ * time, the top source lines over the ranks, message sizes by bucket, and per-rank time; in JSON the tally over all ranks with its
  * "collectives" and a "job" object (ranks, failed ranks, message sizes, the rank-to-rank
  * matrix). docs/multi-rank.md shows it. */
 #ifndef TRACER_JOB_REPORT_H
