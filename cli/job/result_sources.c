@@ -52,8 +52,8 @@ int result_sources_write(FILE *f, const struct sources_table *t) {
   for (size_t i = 0; i < t->count; i++) {
     const struct sources_line *l = lines[i];
     fprintf(f, "sl %d %d %llu %llu %llu %llu %ld %llu %ld\t", l->kind, l->line, (ull)l->ns,
-            (ull)l->commands, (ull)l->ranks, (ull)l->least_ns, l->least_rank,
-            (ull)l->most_ns, l->most_rank);
+            (ull)l->commands, (ull)l->ranks, (ull)l->least_ns, l->least_rank, (ull)l->most_ns,
+            l->most_rank);
     put_name(f, l->file);
     fputc('\t', f);
     put_name(f, l->function);
@@ -137,8 +137,11 @@ bool result_sources_read(struct result_sources_reader *rd, const char *word, cha
       return false;
     /* NS and COMMANDS are its kernels' (the `sk` lines add them); the ranks' spread
      * merges as another result's line would. */
-    struct sources_line spread = {.ranks = v[2], .least_ns = v[3], .least_rank = least_rank,
-                                  .most_ns = v[4], .most_rank = most_rank};
+    struct sources_line spread = {.ranks = v[2],
+                                  .least_ns = v[3],
+                                  .least_rank = least_rank,
+                                  .most_ns = v[4],
+                                  .most_rank = most_rank};
     sources_line_merge_spread(l, &spread);
     rd->line = (size_t)(l - t->lines) + 1;
     return true;

@@ -1,9 +1,10 @@
 /* result_sources: the top source lines (sources_table.h) in a result file
  * (result_file.h, version 8), after the backends:
  *
- *   st STACKED_NS OTHER_NS
- *   sl KIND LINE NS COMMANDS RANKS LEAST_NS LEAST_RANK MOST_NS MOST_RANK<TAB>FILE<TAB>FUNCTION<TAB>LABEL
- *   sk NS COMMANDS KERNEL          (a kernel of the `sl` line before it)
+ *   st STACKED_NS OTHER_NS     the device time of commands with a stack, and without
+ *   sl KIND LINE NS COMMANDS RANKS LEAST_NS LEAST_RANK MOST_NS MOST_RANK
+ *      <TAB>FILE<TAB>FUNCTION<TAB>LABEL   (one line: a source line of code)
+ *   sk NS COMMANDS KERNEL      a kernel of the `sl` line before it
  *
  * Names come last, after tabs (they hold spaces); a tab or a line break in a name is
  * written as a space. */

@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* Device time by stack and kernel. */
 struct entry {
   const struct trace_stack *stack; /* NULL: empty slot */

@@ -60,8 +60,7 @@ static int reserve(struct sources_table *t, size_t need) {
 }
 
 struct sources_line *sources_table_line(struct sources_table *t, int kind, int line,
-                                        const char *file, const char *function,
-                                        const char *label) {
+                                        const char *file, const char *function, const char *label) {
   if (reserve(t, t->count + 1))
     return NULL;
   size_t k = source_hash(kind, line, file, function) & (t->slot_cap - 1);
@@ -220,8 +219,7 @@ void sources_table_print(const struct sources_table *t, unsigned rows, bool full
   uint64_t all = t->stacked_ns + t->other_ns;
   char total[32];
   units_time(all, total, sizeof total);
-  fprintf(out, "\nTop source lines, by the device time they launched | %s of device time",
-          total);
+  fprintf(out, "\nTop source lines, by the device time they launched | %s of device time", total);
   if (t->other_ns)
     fprintf(out, ", %.1f%% from calls without a stack", 100.0 * (double)t->other_ns / (double)all);
   /* A job's table is as wide as a run's: its source names are cut shorter, for the ranks. */

@@ -26,8 +26,8 @@ struct sources_kernel {
 };
 
 struct sources_line {
-  int kind; /* enum trace_frame_kind */
-  int line; /* 0: unknown */
+  int kind;                      /* enum trace_frame_kind */
+  int line;                      /* 0: unknown */
   char *file, *function, *label; /* owned */
   uint64_t ns, commands;
   uint64_t ranks; /* the ranks whose commands it launched; 0 in a single run's table */
@@ -48,8 +48,7 @@ struct sources_table {
 
 /* The line of t with this source, added empty when t has none; NULL when out of memory. */
 struct sources_line *sources_table_line(struct sources_table *t, int kind, int line,
-                                        const char *file, const char *function,
-                                        const char *label);
+                                        const char *file, const char *function, const char *label);
 
 /* Adds ns and commands of kernel `name` to line l (and to the line's own). Returns 0, or
  * -1 when out of memory. */
