@@ -137,7 +137,7 @@ static const char usage[] =
     "                         inside another API's traced call (hwloc's OpenCL calls\n"
     "                         inside MPI_Init, the CUDA runtime's driver calls), which are\n"
     "                         otherwise set apart from the tables and the verdict (also\n"
-    "                         with -r)\n"
+    "                         with -r, of a run or of a job's folder)\n"
     "      --wait all|primary\n"
     "                         how long the run lasts: until every process the app started\n"
     "                         has ended, forked workers and daemonized helpers too (all,\n"
@@ -148,8 +148,10 @@ static const char usage[] =
     "                         core; -t and the timeline read in time order on one\n"
     "                         below 3 cores, the timeline then written on a second)\n"
     "  -l, --timeline [FILE] also write a timeline for ui.perfetto.dev (Perfetto protobuf;\n"
-    "                         default: timeline.pftrace in the trace folder). Before an\n"
-    "                         app, FILE is taken only when it ends in .pftrace\n"
+    "                         default: timeline.pftrace in the trace folder). A FILE\n"
+    "                         ending in .json gets the Chrome JSON (--timeline-format\n"
+    "                         json), the protobuf beside it ending in .pftrace. Before an\n"
+    "                         app, FILE is taken only when it ends in .pftrace or .json\n"
     "      --timeline-format FORMAT  pftrace (default) or json: Chrome trace-event JSON\n"
     "                         as well (FILE with .json)\n"
     "      --timeline-split SIZE  start a new timeline file (FILE.part2.pftrace, ...)\n"
@@ -466,7 +468,8 @@ int main(int argc, char **argv) {
       if (optarg)
         o.timeline_path = optarg;
       else if (optind < argc && argv[optind][0] != '-' &&
-               (o.replay || has_suffix(argv[optind], ".pftrace")))
+               (o.replay || has_suffix(argv[optind], ".pftrace") ||
+                has_suffix(argv[optind], ".json")))
         o.timeline_path = argv[optind++];
       break;
     case OPT_TIMELINE_FORMAT:
@@ -606,6 +609,15 @@ int main(int argc, char **argv) {
   if (o.text && (o.extended || o.ranks)) {
     log_error("-t prints every call: %s applies to the tallies", o.extended ? "-e" : "--ranks");
     return TRACER_EXIT_USAGE;
+  }
+  /* -l FILE.json names the Chrome JSON (as --timeline-format json), and the Perfetto file
+   * goes beside it with FILE's stem: not the protobuf in FILE and the JSON in FILE.json. */
+  static char timeline_pftrace[PATH_MAX];
+  if (o.timeline_path && has_suffix(o.timeline_path, ".json")) {
+    snprintf(timeline_pftrace, sizeof timeline_pftrace, "%.*s.pftrace",
+             (int)(strlen(o.timeline_path) - 5), o.timeline_path);
+    o.timeline_path = timeline_pftrace;
+    o.timeline_json = true;
   }
   if (o.replay) {
     if (optind < argc) {

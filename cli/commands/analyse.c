@@ -60,14 +60,26 @@ int analyse_job(const struct tracer_options *o, const char *job_dir, const long 
   if (!out)
     return TRACER_EXIT_ANALYSIS;
   struct window_request window = {o->window, o->skip_asked, o->skip_steps, o->from, o->to};
-  struct job_report_request req = {job_dir,      ranks,         n,      timeout_s,
-                                   o->threads,   o->json,       o->extended, o->ranks,
-                                   o->ranks_pct, o->full_names, NULL,   NULL,
-                                   false,        NULL};
+  struct job_report_request req = {.job_dir = job_dir,
+                                   .ranks = ranks,
+                                   .rank_count = n,
+                                   .timeout_s = timeout_s,
+                                   .threads = o->threads,
+                                   .json = o->json,
+                                   .extended = o->extended,
+                                   .rank_view = o->ranks,
+                                   .ranks_pct = o->ranks_pct,
+                                   .full_names = o->full_names};
+  /* A replay reduces each rank again through what it asks that the ranks' saved results
+   * do not hold; a live job's ranks were reduced through it already. */
   if (window_requested(&window)) {
     req.window = &window;
     req.steps_pattern = o->steps_pattern;
-    req.reduce_again = ranks == NULL; /* a replay; a live job's ranks reduced through it */
+    req.reduce_again = ranks == NULL;
+  }
+  if (o->runtime_calls && ranks == NULL) {
+    req.runtime_calls = true;
+    req.reduce_again = true;
   }
   struct job_steps_request steps = {job_dir, o->steps_pattern, req.window, o->threads};
   if (o->steps) /* each rank's steps, the slowest rank of each */

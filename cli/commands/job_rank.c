@@ -38,6 +38,8 @@ static int join_rank_timelines(const struct tracer_options *o, const char *job_d
     return TRACER_EXIT_ANALYSIS;
   }
   log_info("timeline: %s (%u ranks, %.1f MiB)", path, ranks, (double)bytes / (1 << 20));
+  if (o->timeline_json) /* --timeline-format json, or -l FILE.json */
+    log_warn("timeline: a job's is written in Perfetto's format only, not as Chrome JSON");
   return 0;
 }
 

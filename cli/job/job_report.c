@@ -197,9 +197,11 @@ int job_report_print(const struct job_report_request *req, FILE *out,
     return -1;
   }
   r.want_actors = req->extended || req->rank_view;
-  if (req->reduce_again) {
+  if (req->reduce_again) { /* a replay: each rank from its trace */
+    r.reduce_again = true;
     r.window = req->window;
     r.steps_pattern = req->steps_pattern;
+    r.runtime_calls = req->runtime_calls;
   }
   int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
                            req->threads, &r, gathered);
@@ -230,6 +232,7 @@ int job_report_print(const struct job_report_request *req, FILE *out,
       hta_sort(&r.hta);
       hta_print_text(&r.hta, out);
       samples_print_text(&r.samples, out);
+      sources_table_print(&r.sources, SOURCES_TABLE_ROWS, req->full_names, true, out);
       fputc('\n', out);
       print_sizes(&r, out);
       if (req->rank_view)

@@ -1,7 +1,7 @@
 /* job_report: the one report of an MPI job, from its per-node results (node_gather.h):
  * the ranks that failed, where the ranks' time went and the verdict, the tables of a
- * single run over all ranks (with the collectives table after its backend's), message
- * sizes by bucket, and per-rank time; in JSON the tally over all ranks with its
+ * single run over all ranks (with the collectives table after its backend's), the GPUs'
+ * time, the top source lines over the ranks, message sizes by bucket, and per-rank time; in JSON the tally over all ranks with its
  * "collectives" and a "job" object (ranks, failed ranks, message sizes, the rank-to-rank
  * matrix). docs/multi-rank.md shows it. */
 #ifndef TRACER_JOB_REPORT_H
@@ -26,11 +26,13 @@ struct job_report_request {
   bool rank_view;      /* --ranks: per-rank times with the median and the stragglers */
   unsigned ranks_pct;  /* a straggler's time is over the median by more than this % */
   bool full_names;     /* --full-names: kernel names whole in the text tables */
-  /* The window (window_build.h; NULL: the whole run): reduce_again: each rank reduced
-   * again from its trace through it (a replay), else its result already is (a live job). */
+  /* The window (window_build.h; NULL: the whole run) and runtime_calls (a library's own
+   * calls counted as the app's, --runtime-calls): reduce_again: each rank reduced again
+   * from its trace through them (a replay), else its result already is (a live job). */
   const struct window_request *window;
   const char *steps_pattern;
   bool reduce_again;
+  bool runtime_calls;
   /* The ranks' steps asked for (--steps: job_steps.h), borrowed; NULL: none. Read once
    * the ranks' results are in: in JSON the "steps" and "slowest_ranks" members, in text
    * after the report. */

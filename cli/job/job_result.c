@@ -9,6 +9,7 @@
 #include "backends.h"
 #include "job_folder.h"
 #include "run_record.h"
+#include "sources.h"
 #include "trace_reader.h"
 
 /* A map from 64-bit keys to row indices (open addressing); a key's rows are checked by
@@ -124,6 +125,7 @@ void job_result_free(struct job_result *r) {
   collectives_free(&r->collectives);
   samples_free(&r->samples);
   hta_free(&r->hta);
+  sources_table_free(&r->sources);
   stragglers_free(&r->stragglers);
   comm_peers_free(&r->peers);
   if (r->index) {
@@ -448,7 +450,8 @@ int job_result_merge(struct job_result *into, const struct job_result *from) {
   if (stragglers_merge(&into->stragglers, &from->stragglers) ||
       comm_peers_merge(&into->peers, &from->peers) ||
       samples_append(&into->samples, &from->samples, -1) ||
-      hta_append(&into->hta, from->hta.gpus, from->hta.gpu_count, -1))
+      hta_append(&into->hta, from->hta.gpus, from->hta.gpu_count, -1) ||
+      sources_table_merge(&into->sources, &from->sources))
     return -1;
   into->untraced_peer_bytes += from->untraced_peer_bytes;
   into->untraced_peer_messages += from->untraced_peer_messages;
@@ -670,7 +673,9 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
   }
   struct tally tally;
   struct trace_consumer tally_consumer;
-  struct messages messages = {r, rank, run.job_ranks, run.runtime_calls};
+  /* A library's own calls count as the app's as the rank's run was asked, or the replay. */
+  bool runtime_calls = run.runtime_calls || r->runtime_calls;
+  struct messages messages = {r, rank, run.job_ranks, runtime_calls};
   struct trace_consumer messages_consumer = {.name = "messages", .needs = TRACE_NEEDS_RECORD,
                                              .context = &messages,
                                              .fork = messages_fork, .join = messages_join,
@@ -682,11 +687,21 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     trace_window_free(&window);
     return diag_error(d, "out of memory");
   }
-  tally.runtime_calls = run.runtime_calls; /* as the rank's run was asked */
+  tally.runtime_calls = runtime_calls;
+  /* The lines of code that launched device work (sources.h). */
+  struct sources *sources;
+  struct trace_consumer sources_consumer;
+  if (sources_open(&sources, &sources_consumer, d)) {
+    tally_free(&tally);
+    trace_reader_close(reader);
+    trace_window_free(&window);
+    return -1;
+  }
   /* The device counters, in a sampling rank's trace (tracer --sample). */
   struct samples *samples;
   struct trace_consumer samples_consumer;
   if (samples_open(&samples, &samples_consumer, d)) {
+    sources_free(sources);
     tally_free(&tally);
     trace_reader_close(reader);
     trace_window_free(&window);
@@ -699,18 +714,20 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     struct samples_report unread;
     samples_close(samples, &unread, d);
     samples_free(&unread);
+    sources_free(sources);
     tally_free(&tally);
     trace_reader_close(reader);
     trace_window_free(&window);
     return -1;
   }
   const struct trace_consumer *consumers[] = {&tally_consumer, &messages_consumer,
-                                              &samples_consumer, &hta_consumer};
+                                              &samples_consumer, &hta_consumer,
+                                              &sources_consumer};
   struct trace_read_options options = {.threads = threads};
   /* A stream that could not be read is in the tally's error; only a failed read fails. */
   struct diag read;
   diag_init(&read);
-  if (trace_read(reader, consumers, 4, &options, &read) == TRACE_READ_FAILED) {
+  if (trace_read(reader, consumers, 5, &options, &read) == TRACE_READ_FAILED) {
     char chain[1024];
     diag_error(d, "%s", diag_join(&read, chain, sizeof chain));
   } else {
@@ -754,6 +771,15 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
       rc = -1;
     hta = NULL;
     hta_free(&gpus);
+    /* Named now: the stacks' names live as long as the reader. */
+    struct sources_table lines = {0};
+    if (rc == 0 && sources_name(sources, &lines) == 0) {
+      sources_table_set_rank(&lines, rank);
+      rc = sources_table_merge(&r->sources, &lines);
+    } else {
+      rc = -1;
+    }
+    sources_table_free(&lines);
     for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
       const struct tally_backend *tb = &tally.backends[b];
       uint64_t host_ns = 0, device_ns = 0;
@@ -774,6 +800,7 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     }
   }
   diag_clear(&read);
+  sources_free(sources);
   if (samples) { /* the read failed: nothing to report */
     struct samples_report unread;
     samples_close(samples, &unread, d);

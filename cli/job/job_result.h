@@ -10,7 +10,9 @@
  *     each collective's first and last arrival (stragglers.h);
  *   - the ranks that were covered, and those whose app failed or whose end was not seen;
  *   - the device counters of the ranks that sampled them (tracer --sample: each node's
- *     first local rank), per device as reports/samples/ reduces them, tagged with the rank.
+ *     first local rank), per device as reports/samples/ reduces them, tagged with the rank;
+ *   - the top source lines (reports/sources/sources_table.h): each line's and kernel's
+ *     device time and commands over the ranks, in how many ranks and the most of one.
  * A rank's result, a node's (its ranks' merged) and the job's (the nodes' merged) are the
  * same thing, so merging costs grow with ranks and nodes, never with events.
  *
@@ -33,6 +35,7 @@
 #include "diag.h"
 #include "hta.h"
 #include "samples.h"
+#include "sources_table.h"
 #include "tally.h"
 #include "window_build.h"
 
@@ -84,6 +87,7 @@ struct job_result {
   struct stragglers stragglers;   /* owned */
   struct samples_report samples;  /* the sampling ranks' devices and reasons; owned */
   struct hta_report hta;          /* each rank's GPUs as HTA defines their time; owned */
+  struct sources_table sources;   /* the top source lines over the ranks; owned */
   /* Sends whose peers are ranks of communicators with an id (comm_peers.h), until
    * job_result_resolve_peers(); then the bytes and messages of those whose peer no
    * traced rank holds, which the matrix leaves out. */
@@ -100,6 +104,12 @@ struct job_result {
   const struct window_request *window;
   const char *steps_pattern;
   char window_error[256];
+  /* A replay's own reading of the ranks (tracer -r JOB): each rank reduced again from
+   * its trace, not taken from its saved result (a window, or runtime_calls asked);
+   * runtime_calls: a library's own calls count as the app's (tally.runtime_calls), as
+   * --runtime-calls asks, whatever each rank's run said. */
+  bool reduce_again;
+  bool runtime_calls;
 };
 
 /* The row of b for src's kernel or transfer on device (device_label: "GPU 0: NVIDIA H100

@@ -351,9 +351,9 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
   clock_gettime(CLOCK_MONOTONIC, &start);
   double grace_until = -1; /* covered, partly by rank results: a moment for node results */
   char path[PATH_SIZE];
-  /* A window asked of a saved job: every rank reduced again from its events, through it
-   * (the results on disk are of whole runs). */
-  for (; !r->window;) {
+  /* A window or --runtime-calls asked of a saved job: every rank reduced again from its
+   * events (the results on disk are of whole runs, counted as their runs were asked). */
+  for (; !r->reduce_again;) {
     scan_nodes(job_dir, &e, &nf);
     size_t uncovered = 0, by_rank = 0;
     for (size_t i = 0; i < e.n; i++)
@@ -397,7 +397,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     if (e.how[i] == BY_NODE)
       continue;
     rank_result_path(job_dir, e.ranks[i], path, sizeof path);
-    if (!r->window && access(path, F_OK) == 0) {
+    if (!r->reduce_again && access(path, F_OK) == 0) {
       struct job_result one;
       int made = job_result_init(&one);
       one.want_actors = r->want_actors;
@@ -422,6 +422,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
       one.want_actors = r->want_actors;
       one.window = r->window;
       one.steps_pattern = r->steps_pattern;
+      one.runtime_calls = r->runtime_calls;
       int reduced = made == 0 ? job_result_reduce(folder, e.ranks[i], threads, &one, &ignored)
                               : -1;
       diag_clear(&ignored);
@@ -430,7 +431,7 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
       if (reduced == 0) {
         if (job_result_merge(r, &one))
           rc = -1;
-        if (!r->window) { /* through its events by choice, not lateness */
+        if (!r->reduce_again) { /* through its events by choice, not lateness */
           report->from_events++;
           append_rank(report->late, sizeof report->late, e.ranks[i]);
         }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backends.h"
+#include "result_sources.h"
 
 typedef unsigned long long ull;
 
@@ -295,6 +296,7 @@ int result_file_write(const char *path, const struct job_result *r) {
   }
   write_samples(f, &r->samples);
   write_hta(f, &r->hta);
+  failed = failed || result_sources_write(f, &r->sources) != 0;
   if (r->stragglers.truncated)
     fputs("gt\n", f);
   fputs("end\n", f);
@@ -397,6 +399,7 @@ struct reader {
   bool unknown_backend;
   size_t device_rows; /* `d` lines of the backend read so far */
   char *device;       /* the device of the `d` lines that follow (`dd`); NULL: none */
+  struct result_sources_reader sources; /* the top source lines (`st`, `sl`, `sk`) */
 };
 
 static bool read_line(struct reader *rd, char *line) {
@@ -644,6 +647,8 @@ static bool read_line(struct reader *rd, char *line) {
     snprintf(g.label, sizeof g.label, "%s", label);
     return hta_append(&r->hta, &g, 1, -1) == 0;
   }
+  if (strcmp(word, "st") == 0 || strcmp(word, "sl") == 0 || strcmp(word, "sk") == 0)
+    return result_sources_read(&rd->sources, word, p);
   if (strcmp(word, "gt") == 0) { /* the arrivals were truncated */
     r->stragglers.truncated = true;
     return true;
@@ -776,7 +781,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   long number = 0;
   int version = 0;
   bool ended = false;
-  struct reader rd = {r, NULL, 0, -1, false, 0, NULL};
+  struct reader rd = {r, NULL, 0, -1, false, 0, NULL, {&r->sources, 0}};
   int rc = 0;
   while (getline(&line, &cap, f) > 0) {
     number++;

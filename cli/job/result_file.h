@@ -23,10 +23,11 @@
  * lines, tracer --sample); 5: the device of the device rows (`dd` lines: per-GPU tables
  * in a job) and each rank's GPUs as HTA defines their time (`h` lines); 6: each function's
  * time at depth 0 (`o` lines, the verdict's); 7: the calls made inside other backends'
- * calls (`fi` lines, tally_backend.inside). Files of versions 2 to 6 are read too (they
- * have no collectives, no device counters, device rows of no device, no depth-0 time, no
- * calls set apart). */
-#define RESULT_FILE_VERSION 7
+ * calls (`fi` lines, tally_backend.inside); 8: the top source lines (`st`, `sl`, `sk`
+ * lines: result_sources.h). Files of versions 2 to 7 are read too (they have no
+ * collectives, no device counters, device rows of no device, no depth-0 time, no calls
+ * set apart, no source lines). */
+#define RESULT_FILE_VERSION 8
 #define RESULT_FILE_OLDEST 2
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
 

@@ -15,7 +15,7 @@
 #           here) the program makes no OpenCL call: the job's tables and its verdict have
 #           none, the OpenCL calls hwloc made are set apart as made inside another API's
 #           calls, -t shows them inside MPI_Init, and `tracer -r --runtime-calls` counts
-#           them as the app's.
+#           them as the app's, on a rank's trace and on the job's (its ranks reduced again).
 # Usage: faults_test.sh crash|inside TRACER APP LAUNCHER [LAUNCHER-OPTIONS...]
 set -eu
 # shellcheck source=../e2e/lib.sh
@@ -135,6 +135,23 @@ inside)
     ok "the report says the OpenCL calls were made inside other traced calls"
   else
     bad "no line about the OpenCL calls made inside other traced calls: $(grep -i opencl "$tmp/job.txt" | head -3)"
+  fi
+  # The job's replay with --runtime-calls counts them as the app's too: each rank reduced
+  # again from its events, in the JSON and in the text (its shares of wall time, and no
+  # line setting them apart).
+  "$tracer" -r "$tmp/job" -j --runtime-calls -o "$tmp/job-all.json" 2>"$tmp/job-all.err" ||
+    bad "tracer -r JOB -j --runtime-calls failed: $(cat "$tmp/job-all.err")"
+  check_eq "the job, --runtime-calls: the OpenCL calls counted as the app's" "$all" \
+    "$(opencl "$tmp/job-all.json" host)"
+  check_eq "the job, --runtime-calls: OpenCL calls set apart" 0 \
+    "$(opencl "$tmp/job-all.json" inside_other)"
+  "$tracer" -r "$tmp/job" --runtime-calls -o "$tmp/job-all.txt" 2>/dev/null ||
+    bad "tracer -r JOB --runtime-calls failed"
+  if grep -q "^  OPENCL .*host calls" "$tmp/job-all.txt" &&
+    ! grep -q "^OPENCL: [0-9]* calls (.*) made inside other traced calls" "$tmp/job-all.txt"; then
+    ok "the job's text with --runtime-calls counts the OpenCL calls in the ranks' wall time"
+  else
+    bad "the job's text with --runtime-calls: $(grep -i opencl "$tmp/job-all.txt" | head -3)"
   fi
   # A rank's trace: -t has each OpenCL call inside MPI_Init, and --runtime-calls counts
   # them as the app's (the reader decides, from the same trace).

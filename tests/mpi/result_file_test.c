@@ -3,7 +3,8 @@
  * order (ties go to the lower rank); a file cut short, of another version or with a bad
  * line is refused with its file and line; message sizes fall in their buckets; the
  * sampling ranks' device counters (tracer --sample) go through a file exactly, in rank
- * order whatever the merge order, and a file of version 3 (none) still reads. */
+ * order whatever the merge order, and a file of version 3 (none) still reads; the top
+ * source lines add up over ranks with their spread, through a file exactly. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +85,22 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
     samples_append(&r->samples, &sampled, rank);
     samples_free(&sampled);
   }
+  /* Its top source lines: every rank's step() launches `k`, the even ranks' a line of
+   * two kernels too (a tab in a name is written as a space). */
+  struct sources_table lines = {0};
+  struct sources_line *l = sources_table_line(&lines, 0, 10, "/app/train.py", "step",
+                                              "train.py:10 step");
+  sources_line_add(l, "k", ns, 2);
+  if (rank % 2 == 0) {
+    l = sources_table_line(&lines, 1, 7, "/app/fused.c", "fused", "fused\tkernel");
+    sources_line_add(l, "k", 100, 1);
+    sources_line_add(l, "k2 with spaces", 300, 1);
+  }
+  lines.stacked_ns = ns + (rank % 2 == 0 ? 400 : 0);
+  lines.other_ns = 5;
+  sources_table_set_rank(&lines, rank);
+  sources_table_merge(&r->sources, &lines);
+  sources_table_free(&lines);
 }
 
 int main(void) {
@@ -123,6 +140,21 @@ int main(void) {
   EXPECT(forward.tally.backends[0].device_count == 1 &&
          forward.tally.backends[0].device[0].time.calls == 4);
   EXPECT(forward.tally.actors.count == 8 && forward.tally.actors.row_count == 8);
+  /* The source lines: summed over ranks, in how many, the most of one (ties to the
+   * lower rank), whatever the order. */
+  EXPECT(forward.sources.count == 2 && backward.sources.count == 2);
+  EXPECT(forward.sources.stacked_ns == 1000 + 1000 + 2000 + 2003 + 800 &&
+         forward.sources.other_ns == 20);
+  for (size_t i = 0; i < forward.sources.count; i++) {
+    const struct sources_line *l = &forward.sources.lines[i];
+    if (l->line == 10)
+      EXPECT(l->ranks == 4 && l->ns == 6003 && l->commands == 8 && l->least_ns == 1000 &&
+             l->least_rank == 1 && l->most_ns == 2003 && l->most_rank == 3 &&
+             l->kernel_count == 1);
+    else
+      EXPECT(l->line == 7 && l->ranks == 2 && l->ns == 800 && l->commands == 4 &&
+             l->least_rank == 0 && l->most_rank == 0 && l->kernel_count == 2);
+  }
   EXPECT(result_file_write(a, &forward) == 0 && result_file_write(b, &backward) == 0);
   char *ta = slurp(a), *tb = slurp(b);
   EXPECT(ta && tb && strcmp(ta, tb) == 0);
@@ -178,6 +210,10 @@ int main(void) {
   job_result_free(&older);
   unlink(old_calibration);
   EXPECT(strstr(ta, "\na 3 103 203 beta\n") && strstr(ta, "\nad 7 0 1 0 2003 2003 2003 64 kernel"));
+  EXPECT(strstr(ta, "\nst 6803 20\nsl 1 7 800 4 2 400 0 400 0\t/app/fused.c\tfused\tfused kernel\n"
+                    "sk 200 2 k\nsk 600 2 k2 with spaces\nsl 0 10 6003 8 4 1000 1 2003 3\t"
+                    "/app/train.py\tstep\ttrain.py:10 step\nsk 6003 8 k\n"));
+  EXPECT(again.sources.count == 2 && again.sources.stacked_ns == 6803);
   /* Without the views that need them, the actors' lines are skipped. */
   struct job_result plain;
   job_result_init(&plain);

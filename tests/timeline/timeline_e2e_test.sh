@@ -17,8 +17,9 @@
 #  - protoc --decode with cli/exports/perfetto/timeline.proto reads the file: as many events as
 #    the decoder found; the JSON timeline parses and holds one "X" event per slice;
 #  - tracer -r DIR -l FILE writes the same bytes again, on one thread and on two (the
-#    writing on a second, cli/reader/consumer_thread.c); an unwritable FILE gives a
-#    message naming it and exit status 4.
+#    writing on a second, cli/reader/consumer_thread.c); -l FILE.json writes the JSON in
+#    FILE and the protobuf as FILE's stem .pftrace, nothing else; an unwritable FILE gives
+#    a message naming it and exit status 4.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -82,6 +83,18 @@ for threads in 1 2; do
   expect_rc 0 replay
   cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" ||
     fail "tracer -r -l --threads $threads writes another timeline"
+done
+# -l FILE.json: the Chrome JSON in FILE, the protobuf beside it as FILE's stem .pftrace
+# (the same bytes), and no FILE.json.json; as --timeline=FILE and with --timeline-format.
+for form in "-l $tmp/named.json" "--timeline=$tmp/named.json --timeline-format json"; do
+  rm -f "$tmp"/named.*
+  rc=0
+  # shellcheck disable=SC2086 # the form's words
+  "$tracer" -q -r "$tmp/traced.trace" $form -o /dev/null 2>"$tmp/named.err" || rc=$?
+  expect_rc 0 named
+  cmp -s "$tmp/t.json" "$tmp/named.json" || fail "tracer -r $form: $tmp/named.json is not the JSON timeline: $(head -c 200 "$tmp/named.json" | od -c | head -3)"
+  cmp -s "$tmp/t.pftrace" "$tmp/named.pftrace" || fail "tracer -r $form: no protobuf timeline as named.pftrace: $(ls "$tmp")"
+  [ ! -e "$tmp/named.json.json" ] || fail "tracer -r $form also wrote named.json.json"
 done
 # A timeline that cannot be written: a message naming the file, and the analysis status.
 rc=0

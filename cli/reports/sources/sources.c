@@ -4,9 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "device_label.h"
-#include "units.h"
-
 /* Device time by stack and kernel. */
 struct entry {
   const struct trace_stack *stack; /* NULL: empty slot */
@@ -124,115 +121,27 @@ void sources_free(struct sources *s) {
   free(s);
 }
 
-/* ---- The table ------------------------------------------------------------------------ */
-
-struct kernel_time {
-  const char *name;
-  uint64_t ns;
-};
-
-/* A source line: its entries' time, and its kernels. */
-struct line {
-  const struct trace_frame *source;
-  uint64_t ns, commands;
-  struct kernel_time *kernels;
-  size_t kernel_count;
-};
-
-static bool same_source(const struct trace_frame *a, const struct trace_frame *b) {
-  return a->kind == b->kind && a->line == b->line && strcmp(a->function, b->function) == 0 &&
-         strcmp(a->file, b->file) == 0;
-}
-
-static int by_time(const void *a, const void *b) {
-  uint64_t x = ((const struct line *)a)->ns, y = ((const struct line *)b)->ns;
-  return x < y ? 1 : x > y ? -1 : 0;
-}
-
-static int kernel_by_time(const void *a, const void *b) {
-  uint64_t x = ((const struct kernel_time *)a)->ns, y = ((const struct kernel_time *)b)->ns;
-  return x < y ? 1 : x > y ? -1 : strcmp(((const struct kernel_time *)a)->name,
-                                          ((const struct kernel_time *)b)->name);
-}
-
-static bool add_kernel(struct line *l, const char *name, uint64_t ns) {
-  for (size_t i = 0; i < l->kernel_count; i++)
-    if (strcmp(l->kernels[i].name, name) == 0) {
-      l->kernels[i].ns += ns;
-      return true;
-    }
-  struct kernel_time *grown = realloc(l->kernels, (l->kernel_count + 1) * sizeof *grown);
-  if (!grown)
-    return false;
-  l->kernels = grown;
-  l->kernels[l->kernel_count++] = (struct kernel_time){name, ns};
-  return true;
+int sources_name(const struct sources *s, struct sources_table *t) {
+  t->stacked_ns += s->stacked_ns;
+  t->other_ns += s->other_ns;
+  for (size_t i = 0; i < s->cap; i++) {
+    const struct entry *e = &s->entries[i];
+    const struct trace_frame *f = e->stack ? trace_stack_source(e->stack) : NULL;
+    if (!f)
+      continue;
+    struct sources_line *l = sources_table_line(t, f->kind, f->line, f->file, f->function,
+                                                f->label);
+    if (!l || sources_line_add(l, e->kernel, e->ns, e->commands))
+      return -1;
+  }
+  return 0;
 }
 
 void sources_print(const struct sources *s, unsigned rows, bool full_names, FILE *out) {
   if (!s || !s->stacked_ns)
     return;
-  struct line *lines = calloc(s->count ? s->count : 1, sizeof *lines);
-  size_t n = 0;
-  if (!lines)
-    return;
-  for (size_t i = 0; i < s->cap; i++) {
-    const struct entry *e = &s->entries[i];
-    const struct trace_frame *source = e->stack ? trace_stack_source(e->stack) : NULL;
-    if (!source)
-      continue;
-    size_t k = 0;
-    while (k < n && !same_source(lines[k].source, source))
-      k++;
-    if (k == n)
-      lines[n++] = (struct line){source, 0, 0, NULL, 0};
-    lines[k].ns += e->ns;
-    lines[k].commands += e->commands;
-    add_kernel(&lines[k], e->kernel, e->ns);
-  }
-  qsort(lines, n, sizeof *lines, by_time);
-  uint64_t all = s->stacked_ns + s->other_ns;
-  char total[32];
-  units_time(all, total, sizeof total);
-  fprintf(out, "\nTop source lines, by the device time they launched | %s of device time",
-          total);
-  if (s->other_ns)
-    fprintf(out, ", %.1f%% from calls without a stack", 100.0 * (double)s->other_ns / (double)all);
-  fprintf(out, " |\n\n%-48s | %11s | %6s | %8s | %s\n", "Source", "Device time", "Share", "Commands",
-          "Kernels (share of the line's time)");
-  for (size_t i = 0; i < n && i < rows; i++) {
-    struct line *l = &lines[i];
-    char time[32], where[64];
-    units_time(l->ns, time, sizeof time);
-    const char *label = l->source->label;
-    if (l->source->kind == TRACE_FRAME_NATIVE && l->source->line) {
-      const char *slash = strrchr(l->source->file, '/');
-      snprintf(where, sizeof where, " (%s:%d)", slash ? slash + 1 : l->source->file,
-               l->source->line);
-    } else {
-      where[0] = 0;
-    }
-    char name[256];
-    snprintf(name, sizeof name, "%s%s", label, where);
-    fprintf(out, "%-48.48s | %11s | %5.1f%% | %8llu | ", name, time,
-            100.0 * (double)l->ns / (double)all, (unsigned long long)l->commands);
-    qsort(l->kernels, l->kernel_count, sizeof *l->kernels, kernel_by_time);
-    for (size_t k = 0; k < l->kernel_count && k < 3; k++) {
-      char kernel[256]; /* as the tally's tables show it (device_label.h) */
-      if (full_names)
-        snprintf(kernel, sizeof kernel, "%s", l->kernels[k].name);
-      else
-        device_kernel_short_name(l->kernels[k].name, kernel, sizeof kernel);
-      fprintf(out, "%s%s (%.1f%%)", k ? ", " : "", kernel,
-              100.0 * (double)l->kernels[k].ns / (double)l->ns);
-    }
-    if (l->kernel_count > 3)
-      fprintf(out, ", %zu more", l->kernel_count - 3);
-    fputc('\n', out);
-  }
-  if (n > rows)
-    fprintf(out, "(%zu more lines)\n", n - rows);
-  for (size_t i = 0; i < n; i++)
-    free(lines[i].kernels);
-  free(lines);
+  struct sources_table t = {0};
+  if (sources_name(s, &t) == 0)
+    sources_table_print(&t, rows, full_names, false, out);
+  sources_table_free(&t);
 }

@@ -15,12 +15,17 @@
 #include <stdio.h>
 
 #include "diag.h"
+#include "sources_table.h"
 #include "trace_consumer.h"
 
 struct sources;
 
 /* *consumer is what to give the read. Returns 0, or -1 with a cause in d. */
 int sources_open(struct sources **sources, struct trace_consumer *consumer, struct diag *d);
+
+/* Adds the table by name (sources_table.h) into t: call it before the read's reader
+ * closes (the stacks' names are its). Returns 0, or -1 when out of memory. */
+int sources_name(const struct sources *sources, struct sources_table *t);
 
 /* Prints the table (top `rows` sources, each with its top kernels, named as the tally's
  * tables name them: short unless full_names) onto out; nothing when no command had a

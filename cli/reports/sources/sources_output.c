@@ -3,8 +3,6 @@
 #include "output.h"
 #include "sources.h"
 
-enum { SOURCE_ROWS = 10 };
-
 static bool asked(const struct analysis_request *r) { return !r->text && !r->json; }
 
 static int open_sources(const struct output_context *c, void **state,
@@ -20,7 +18,7 @@ static int close_sources(const struct output_context *c, void *state, struct dia
   if (!state)
     return -1;
   if (!c->read_failed)
-    sources_print(state, SOURCE_ROWS, c->request->full_names, c->request->out);
+    sources_print(state, SOURCES_TABLE_ROWS, c->request->full_names, c->request->out);
   sources_free(state);
   return 0;
 }
