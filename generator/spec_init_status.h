@@ -34,7 +34,8 @@ enum init_rule_kind {
 
 struct init_rule {
   enum init_rule_kind kind;
-  char *values; /* INIT_ERRORS: "[A, B]"; INIT_IS_ERROR: the test; else NULL */
+  char *values;  /* INIT_ERRORS: "[A, B]"; INIT_IS_ERROR: the test; else NULL */
+  char *success; /* values that succeed though the error rule takes them: "[-17]", or NULL */
   char *why;    /* the comment written beside the rule */
 };
 
@@ -54,7 +55,7 @@ struct init_function {
 void spec_init_infer(CXTranslationUnit tu, const struct strset *headers,
                      struct ptrvec *functions);
 
-/* The same rule (kind and values) for two functions. */
+/* The same rule (kind, values and success values) for two functions. */
 bool spec_init_same_rule(const struct init_rule *a, const struct init_rule *b);
 
 #endif
