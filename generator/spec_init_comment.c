@@ -2,6 +2,7 @@
 #include "spec_init_comment.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -194,7 +195,8 @@ static enum init_rule_kind returned_value(const char *start, const char *end) {
     static const char *const joins[] = {"is ", "are ", "will be ", "be ", NULL};
     for (size_t i = 0; joins[i]; i++) {
       size_t n = strlen(joins[i]);
-      if (r - start < (long)n + 2 || strncmp(r - n, joins[i], n) != 0 || r[-n - 1] != ' ')
+      if (r - start < (ptrdiff_t)n + 2 || strncmp(r - n, joins[i], n) != 0 ||
+          *(r - n - 1) != ' ')
         continue;
       const char *e = r - n - 1, *b = e;
       while (b > start && value_char(b[-1]))
@@ -255,8 +257,10 @@ static enum init_rule_kind sentence_rule(const char *lower, const char **first,
                             : v == INIT_NONZERO  ? INIT_ZERO
                                                  : INIT_NONE; /* "negative on success" */
     if (k != INIT_NONE) {
-      if (rule != INIT_NONE && rule != k)
+      if (rule != INIT_NONE && rule != k) {
+        *first = *first_end = NULL;
         return INIT_NONE; /* the sentences disagree: no rule */
+      }
       if (rule == INIT_NONE) {
         while (isspace((unsigned char)*s) || *s == '*' || *s == '/')
           s++;
@@ -516,9 +520,11 @@ char *init_comment_of_constant(CXCursor constant, CXSourceLocation until) {
   static const char *const openers[] = {"/**<", "/*!<", "///<", "//!<", NULL};
   for (size_t i = 0; openers[i]; i++)
     if ((size_t)(end - c) > 4 && strncmp(c, openers[i], 4) == 0) {
-      const char *close = c[1] == '*' ? strstr(c, "*/") : strchr(c, '\n');
+      bool block = c[1] == '*';
+      const char *close = block ? strstr(c, "*/") : strchr(c, '\n');
+      const char *stop = close && close < end ? close + (block ? 2 : 0) : end;
       free(raw);
-      return xstrndup(c, (size_t)((close && close < end ? close + (c[1] == '*' ? 2 : 0) : end) - c));
+      return xstrndup(c, (size_t)(stop - c));
     }
   return raw;
 }

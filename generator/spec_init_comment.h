@@ -48,8 +48,8 @@ bool init_comment_rule(const struct ptrvec *constants, const struct ptrvec *func
 bool init_comment_describes_size(const struct init_function *f);
 
 /* The doc comment of an enum constant (owned, "" for none): libclang's, else the doxygen
- * comment that trails it (doxygen's `**<` kind, on the lines before `until`, where the next constant or
- * the enum starts: libclang attaches one only when it starts on the constant's line). */
+ * comment that trails it (of doxygen's `**<` kind, on the lines before `until`, where the
+ * next constant or the enum starts: libclang takes one only on the constant's own line). */
 char *init_comment_of_constant(CXCursor constant, CXSourceLocation until);
 
 /* The clause of an enum constant's doc comment (raw) that says `function`'s work goes on
