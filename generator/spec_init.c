@@ -420,7 +420,9 @@ static char *exclude_globs(const struct init *in, const char *select) {
   return strbuf_release(&sb);
 }
 
-static void rule_flow(struct strbuf *sb, const struct init_rule *r) {
+/* The rule's keys, separated by `between` (", " in a flow mapping, a new line and the
+ * indent in a block one). */
+static void rule_keys(struct strbuf *sb, const struct init_rule *r, const char *between) {
   switch (r->kind) {
   case INIT_NEGATIVE: strbuf_add(sb, "error: negative"); break;
   case INIT_ZERO: strbuf_add(sb, "error: zero"); break;
@@ -429,6 +431,8 @@ static void rule_flow(struct strbuf *sb, const struct init_rule *r) {
   case INIT_IS_ERROR: strbuf_addf(sb, "is_error: %s", r->values); break;
   case INIT_NONE: break;
   }
+  if (r->success)
+    strbuf_addf(sb, "%ssuccess: %s", between, r->success);
 }
 
 /* The most common rule among the exported functions of result type `type`, NULL when
@@ -496,7 +500,7 @@ static char *trace_section(const struct init *in) {
     } else if (f->rule.kind != INIT_NONE && !(top_type && spec_init_same_rule(&f->rule, top))) {
       strbuf_addf(&rules, "      # %s\n      %s: {type: \"%s\", ", f->rule.why, f->name,
                   f->result);
-      rule_flow(&rules, &f->rule);
+      rule_keys(&rules, &f->rule, ", ");
       strbuf_add(&rules, "}\n");
     }
   }
@@ -508,7 +512,7 @@ static char *trace_section(const struct init *in) {
   } else {
     strbuf_addf(&sb, "trace:\n  status:\n    # %s\n    type: [%s]\n    ", top->why,
                 type_list.data);
-    rule_flow(&sb, top);
+    rule_keys(&sb, top, "\n    ");
     strbuf_add(&sb, "\n");
     if (excluded)
       strbuf_addf(&sb, "    # of these types, but sizes, counts, flags or queries: no status\n"
@@ -581,6 +585,7 @@ static void init_free(struct init *in) {
     free(f->name);
     free(f->result);
     free(f->rule.values);
+    free(f->rule.success);
     free(f->rule.why);
     free(f);
   }

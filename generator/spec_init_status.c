@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "clang_type.h"
+#include "spec_init_comment.h"
 #include "translation_unit.h"
 
 /* Words that make a constant's name an error's, and those that say it is none. */
@@ -45,15 +46,10 @@ static char *prefix_of(const char *name) {
   return p;
 }
 
-struct error_constant {
-  char *name, *prefix;
-  long long value;
-};
-
 struct scan {
   CXTranslationUnit tu;
   const struct strset *headers;
-  struct ptrvec constants; /* struct error_constant*: error-named macros and enum constants */
+  struct ptrvec constants; /* struct init_error_constant*: error-named macros and enum constants */
 };
 
 static bool in_headers(const struct scan *s, CXCursor c) {
@@ -68,7 +64,7 @@ static bool in_headers(const struct scan *s, CXCursor c) {
 static void add_constant(struct scan *s, const char *name, long long value) {
   if (!names_error(name))
     return;
-  struct error_constant *e = xcalloc(1, sizeof *e);
+  struct init_error_constant *e = xcalloc(1, sizeof *e);
   e->name = xstrdup(name);
   e->prefix = prefix_of(name);
   e->value = value;
@@ -129,8 +125,9 @@ static void set_rule(struct init_function *f, enum init_rule_kind kind, char *va
 }
 
 struct enum_constants {
-  struct ptrvec names;  /* char* */
-  struct ptrvec values; /* long long* */
+  struct ptrvec names;   /* char* */
+  struct ptrvec values;  /* long long* */
+  struct ptrvec cursors; /* CXCursor* */
 };
 
 static enum CXChildVisitResult constants_visit(CXCursor c, CXCursor parent, CXClientData data) {
@@ -141,25 +138,47 @@ static enum CXChildVisitResult constants_visit(CXCursor c, CXCursor parent, CXCl
     long long *v = xmalloc(sizeof *v);
     *v = clang_getEnumConstantDeclValue(c);
     ptrvec_push(&e->values, v);
+    CXCursor *cursor = xmalloc(sizeof *cursor);
+    *cursor = c;
+    ptrvec_push(&e->cursors, cursor);
   }
   return CXChildVisit_Continue;
 }
 
 /* An enum result some of whose constants name errors: those are the errors, said as
- * briefly as their values allow (nonzero, negative, FIRST.., or their list). */
+ * briefly as their values allow (nonzero, negative, FIRST.., or their list), but for
+ * those whose doc comment says f goes on normally after them. */
 static bool enum_rule(struct init_function *f, CXType canonical) {
-  struct enum_constants e = {{0}, {0}};
+  struct enum_constants e = {{0}, {0}, {0}};
   clang_visitChildren(clang_getTypeDeclaration(canonical), constants_visit, &e);
   size_t errors = 0;
   bool negative = true, others_zero = true;
   long long min_error = 0, max_other = 0;
   const char *first = NULL, *min_name = NULL;
-  struct strbuf list;
+  struct strbuf list, none;
   strbuf_init(&list);
+  strbuf_init(&none);
+  bool named = false;
   for (size_t i = 0; i < e.names.len; i++) {
     const char *name = e.names.items[i];
     long long v = *(long long *)e.values.items[i];
+    char *goes_on = NULL;
     if (names_error(name)) {
+      named = true;
+      CXCursor c = *(CXCursor *)e.cursors.items[i];
+      CXSourceLocation until =
+          i + 1 < e.cursors.len
+              ? clang_getRangeStart(clang_getCursorExtent(*(CXCursor *)e.cursors.items[i + 1]))
+              : clang_getRangeEnd(clang_getCursorExtent(clang_getCursorSemanticParent(c)));
+      char *comment = init_comment_of_constant(c, until);
+      goes_on = init_comment_no_error_for(comment, f->name);
+      free(comment);
+      if (goes_on)
+        strbuf_addf(&none, "; %s is none for %s, its doc comment: \"%s\"", name, f->name,
+                    goes_on);
+    }
+    free(goes_on);
+    if (names_error(name) && !goes_on) {
       strbuf_addf(&list, "%s%s", errors++ ? ", " : "[", name);
       negative &= v < 0;
       first = first ? first : name;
@@ -176,26 +195,33 @@ static bool enum_rule(struct init_function *f, CXType canonical) {
     /* no error named: no status */
   } else if (others_zero) {
     set_rule(f, INIT_NONZERO, NULL,
-             xasprintf("%s: an enum whose one constant that names no error is 0", type));
+             xasprintf("%s: an enum whose one constant that names no error is 0%s", type,
+                       none.data));
   } else if (negative) {
     set_rule(f, INIT_NEGATIVE, NULL,
-             xasprintf("%s: an enum whose error constants (%s, ...) are negative", type, first));
+             xasprintf("%s: an enum whose error constants (%s, ...) are negative%s", type, first,
+                       none.data));
   } else if (min_error > max_other && errors > 3) {
     set_rule(f, INIT_ERRORS, xasprintf("\"%s..\"", min_name),
-             xasprintf("%s: an enum whose constants from %s up name errors", type, min_name));
+             xasprintf("%s: an enum whose constants from %s up name errors%s", type, min_name,
+                       none.data));
   } else {
     set_rule(f, INIT_ERRORS, strbuf_release(&list),
-             xasprintf("%s: an enum of results; its constants that name errors are errors", type));
+             xasprintf("%s: an enum of results; its constants that name errors are errors%s",
+                       type, none.data));
   }
   free(type);
   strbuf_free(&list);
+  strbuf_free(&none);
   for (size_t i = 0; i < e.names.len; i++) {
     free(e.names.items[i]);
     free(e.values.items[i]);
+    free(e.cursors.items[i]);
   }
   ptrvec_free(&e.names);
   ptrvec_free(&e.values);
-  return errors > 0;
+  ptrvec_free(&e.cursors);
+  return named;
 }
 
 /* The header's own test of results of this type: a function named *isError, *is_error
@@ -228,6 +254,17 @@ static const struct init_function *result_test(const struct ptrvec *functions,
   return best;
 }
 
+static bool names_boolean(const char *spelling) {
+  char *lower = xstrdup(spelling);
+  for (char *c = lower; *c; c++)
+    *c = (char)tolower((unsigned char)*c);
+  size_t n = strlen(lower);
+  bool boolean = (n >= 4 && strcmp(lower + n - 4, "bool") == 0) ||
+                 (n >= 7 && strcmp(lower + n - 7, "boolean") == 0);
+  free(lower);
+  return boolean;
+}
+
 static bool is_status_name(const char *spelling) {
   const char *s = str_starts_with(spelling, "const ") ? spelling + 6 : spelling;
   static const char *const suffixes[] = {"_status", "_status_t", "_result", "_result_t", "_ret",
@@ -244,201 +281,6 @@ static bool is_status_name(const char *spelling) {
   }
   free(lower);
   return found;
-}
-
-/* A phrase of the doc comment that says what an error returns, quoted in the comment:
- * the clause around `at` (up to 80 chars each way, between `.` or `;`), its lines joined
- * without the comment's stars and doxygen commands. */
-static char *quote(const char *raw, const char *at) {
-  const char *start = at, *end = at;
-  while (start > raw && start[-1] != '.' && start[-1] != ';' && at - start < 80)
-    start--;
-  while (*end && *end != '.' && *end != ';' && end - at < 80)
-    end++;
-  struct strbuf b;
-  strbuf_init(&b);
-  for (const char *c = start; c < end; c++) {
-    bool blank = isspace((unsigned char)*c) || strchr("\"#*@\\/", *c);
-    if (*c == '\n')
-      while (c + 1 < end && (isspace((unsigned char)c[1]) || c[1] == '*' || c[1] == '/'))
-        c++;
-    if (*c == '@' || *c == '\\') /* a doxygen command: "@c 0 on error" */
-      while (c + 1 < end && isalpha((unsigned char)c[1]))
-        c++;
-    if (!blank)
-      strbuf_addn(&b, c, 1);
-    else if (b.len && b.data[b.len - 1] != ' ')
-      strbuf_add(&b, " ");
-  }
-  return str_trim(strbuf_release(&b));
-}
-
-/* "returns NAME on failure", NAME one of the header's error constants (seccomp's
- * "returns __NR_SCMP_ERROR on failure", where negative pseudo syscall numbers succeed):
- * that constant, NULL when the comment says no such thing. */
-static const struct error_constant *named_failure(const struct scan *s, const char *raw,
-                                                  const char *lower) {
-  static const char *const phrases[] = {" on failure", " on error", " upon failure",
-                                        " if an error", " in case of error", NULL};
-  for (size_t i = 0; phrases[i]; i++)
-    for (const char *at = strstr(lower, phrases[i]); at; at = strstr(at + 1, phrases[i])) {
-      const char *end = raw + (at - lower), *start = end;
-      while (start > raw && (isalnum((unsigned char)start[-1]) || start[-1] == '_'))
-        start--;
-      for (size_t k = 0; k < s->constants.len && end > start; k++) {
-        const struct error_constant *e = s->constants.items[k];
-        if (strlen(e->name) == (size_t)(end - start) &&
-            strncmp(e->name, start, (size_t)(end - start)) == 0)
-          return e;
-      }
-    }
-  return NULL;
-}
-
-/* Whether g's whole body returns a call of f (libwebp's static inline
- * WebPInitDecoderConfig: `{ return WebPInitDecoderConfigInternal(config, ABI); }`): read
- * from its tokens, as the parse skips function bodies. */
-static bool token_is(CXTranslationUnit tu, CXToken t, const char *text) {
-  char *spelling = clang_string_take_plain(clang_getTokenSpelling(tu, t));
-  bool same = strcmp(spelling, text) == 0;
-  free(spelling);
-  return same;
-}
-
-static bool returns_call_of(const struct init_function *g, const struct init_function *f) {
-  CXTranslationUnit tu = clang_Cursor_getTranslationUnit(g->cursor);
-  CXSourceRange extent = clang_getCursorExtent(g->cursor);
-  CXFile file;
-  unsigned from, to;
-  clang_getSpellingLocation(clang_getRangeStart(extent), &file, NULL, NULL, &from);
-  clang_getSpellingLocation(clang_getRangeEnd(extent), NULL, NULL, NULL, &to);
-  size_t size = 0;
-  if (!file || !clang_getFileContents(tu, file, &size))
-    return false;
-  /* The extent ends before the skipped body: the body is in the next few hundred bytes. */
-  unsigned end = to + 512 < size ? to + 512 : (unsigned)size;
-  CXToken *tokens = NULL;
-  unsigned n = 0;
-  clang_tokenize(tu,
-                 clang_getRange(clang_getLocationForOffset(tu, file, from),
-                                clang_getLocationForOffset(tu, file, end)),
-                 &tokens, &n);
-  unsigned open = 0;
-  while (open < n && !token_is(tu, tokens[open], "{") && !token_is(tu, tokens[open], ";"))
-    open++;
-  bool found = open + 3 < n && token_is(tu, tokens[open], "{") &&
-               token_is(tu, tokens[open + 1], "return") &&
-               token_is(tu, tokens[open + 2], f->name) && token_is(tu, tokens[open + 3], "(");
-  /* One statement up to the brace that closes the body. */
-  unsigned depth = 0, semicolons = 0;
-  for (unsigned i = open; found && i < n; i++) {
-    depth += token_is(tu, tokens[i], "{");
-    semicolons += token_is(tu, tokens[i], ";");
-    if (token_is(tu, tokens[i], "}") && --depth == 0)
-      break;
-  }
-  clang_disposeTokens(tu, tokens, n);
-  return found && semicolons == 1;
-}
-
-/* The doc comment of the function a header defines to return a call of f, and its name;
- * NULL when there is none. */
-static char *wrapper_comment(const struct ptrvec *functions, const struct init_function *f,
-                             const char **wrapper) {
-  for (size_t i = 0; i < functions->len; i++) {
-    const struct init_function *g = functions->items[i];
-    if (!g->defined || g == f)
-      continue;
-    char *raw = returns_call_of(g, f)
-                    ? clang_string_take_plain(clang_Cursor_getRawCommentText(g->cursor))
-                    : NULL;
-    if (raw && *raw) {
-      *wrapper = g->name;
-      return raw;
-    }
-    free(raw);
-  }
-  return NULL;
-}
-
-/* A rule from the words of a comment (raw, owned), which `whose` names (owned). */
-static bool comment_rule(const struct scan *s, struct init_function *f, char *raw, char *whose) {
-  char *lower = xstrdup(raw);
-  for (char *c = lower; *c; c++)
-    *c = (char)tolower((unsigned char)*c);
-  static const char *const zero[] = {"0 on error", "0 on failure", "zero on error",
-                                     "zero on failure", "0 if an error", "0 in case of error",
-                                     "0 if the function failed", "false on error",
-                                     "false on failure", "false in case of", NULL};
-  static const char *const nonzero[] = {"non-zero on error", "nonzero on error",
-                                        "non-zero on failure", "nonzero on failure",
-                                        "non-zero if an error", "nonzero if an error", NULL};
-  const char *at = NULL;
-  enum init_rule_kind kind = INIT_NONE;
-  for (size_t i = 0; nonzero[i] && !at; i++)
-    if ((at = strstr(lower, nonzero[i])))
-      kind = INIT_NONZERO;
-  for (size_t i = 0; zero[i] && !at; i++) {
-    const char *z = strstr(lower, zero[i]);
-    /* "-1 on error" and "non-zero on error" hold these too */
-    if (z && (z == lower || (z[-1] != '-' && z[-1] != '1')))
-      at = z, kind = INIT_ZERO;
-  }
-  const struct error_constant *named = at ? NULL : named_failure(s, raw, lower);
-  if (named) {
-    char *q = quote(raw, raw + (strstr(raw, named->name) - raw));
-    set_rule(f, INIT_ERRORS, xasprintf("[%lld]", named->value),
-             xasprintf("%s: \"%s\" (%s = %lld)", whose, q, named->name, named->value));
-    free(q);
-    free(whose);
-    free(lower);
-    free(raw);
-    return true;
-  }
-  if (!at && (strstr(lower, "error") || strstr(lower, "fail"))) {
-    if ((at = strstr(lower, "negative")))
-      kind = INIT_NEGATIVE;
-    else if ((at = strstr(lower, "-1 on")) || (at = strstr(lower, "-1 if")))
-      kind = INIT_NEGATIVE;
-  }
-  if (at) {
-    char *q = quote(raw, raw + (at - lower));
-    set_rule(f, kind, NULL, xasprintf("%s: \"%s\"", whose, q));
-    free(q);
-  }
-  free(whose);
-  free(lower);
-  free(raw);
-  return at != NULL;
-}
-
-/* A rule from the function's doc comment, else from that of a function the header defines
- * to return a call of it. */
-static bool doc_rule(const struct scan *s, const struct ptrvec *functions,
-                     struct init_function *f) {
-  char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
-  if (comment_rule(s, f, raw, xstrdup("its doc comment")))
-    return true;
-  const char *wrapper = NULL;
-  raw = wrapper_comment(functions, f, &wrapper);
-  return raw && comment_rule(s, f, raw, xasprintf("the doc comment of %s, which returns it",
-                                                  wrapper));
-}
-
-/* Whether the function's doc comment describes a size (LZ4F_compressBound: "Provides
- * minimum dstCapacity required ...") and says nothing of errors or failures. */
-static bool documents_no_error(const struct init_function *f) {
-  static const char *const size_words[] = {"size", "bound", "maximum", "minimum", "capacity",
-                                           "number of", "length", NULL};
-  char *raw = clang_string_take_plain(clang_Cursor_getRawCommentText(f->cursor));
-  for (char *c = raw; *c; c++)
-    *c = (char)tolower((unsigned char)*c);
-  bool size = false;
-  for (size_t i = 0; size_words[i] && !size; i++)
-    size = strstr(raw, size_words[i]) != NULL;
-  bool none = size && !strstr(raw, "error") && !strstr(raw, "fail");
-  free(raw);
-  return none;
 }
 
 static bool is_signed_integer(CXType t) {
@@ -462,13 +304,13 @@ static bool is_unsigned_integer(CXType t) {
 }
 
 /* Error constants of the function's prefix that are all negative: the first of them. */
-static const struct error_constant *negative_errors(const struct scan *s, const char *name,
+static const struct init_error_constant *negative_errors(const struct scan *s, const char *name,
                                                     size_t *count) {
   char *prefix = prefix_of(name);
-  const struct error_constant *first = NULL;
+  const struct init_error_constant *first = NULL;
   size_t negative = 0, other = 0;
   for (size_t i = 0; i < s->constants.len; i++) {
-    const struct error_constant *e = s->constants.items[i];
+    const struct init_error_constant *e = s->constants.items[i];
     if (strcmp(e->prefix, prefix) != 0)
       continue;
     if (e->value < 0) {
@@ -493,19 +335,29 @@ static void infer(const struct scan *s, const struct ptrvec *functions, struct i
   bool query = strstr(u, "ERROR") || strstr(u, "ERRNO") || strstr(u, "_ERR") ||
                strstr(u, "VERSION");
   free(u);
-  if (query || canonical.kind == CXType_Pointer || canonical.kind == CXType_Void ||
-      canonical.kind == CXType_Bool)
+  if (query || canonical.kind == CXType_Pointer || canonical.kind == CXType_Void)
     return;
+  /* A boolean is a status only where its comment says which value fails. */
+  if (canonical.kind == CXType_Bool) {
+    init_comment_rule(&s->constants, functions, f);
+    return;
+  }
   if (canonical.kind == CXType_Enum && enum_rule(f, canonical))
     return;
   if (is_unsigned_integer(canonical)) {
     const struct init_function *test = result_test(functions, f, canonical);
-    if (test && documents_no_error(f))
+    if (test && init_comment_describes_size(f))
       return; /* a size or a count its doc comment describes: LZ4F_compressBound */
     if (test) {
       set_rule(f, INIT_IS_ERROR, xstrdup(test->name),
                xasprintf("%s: %s(), the header's own test of such a result, says which are errors",
                          f->result, test->name));
+      return;
+    }
+    /* A boolean by its name, as lzma_bool (an unsigned char), is one where its comment says
+     * which value fails ("On success, false is returned"); sizes and counts are none. */
+    if (names_boolean(f->result)) {
+      init_comment_rule(&s->constants, functions, f);
       return;
     }
     if (is_status_name(f->result) && clang_Type_getSizeOf(canonical) <= 4)
@@ -515,10 +367,10 @@ static void infer(const struct scan *s, const struct ptrvec *functions, struct i
   }
   if (!is_signed_integer(canonical))
     return;
-  if (doc_rule(s, functions, f))
+  if (init_comment_rule(&s->constants, functions, f))
     return;
   size_t count = 0;
-  const struct error_constant *e = negative_errors(s, f->name, &count);
+  const struct init_error_constant *e = negative_errors(s, f->name, &count);
   if (e)
     set_rule(f, INIT_NEGATIVE, NULL,
              xasprintf("%s: the header's %zu error constants of this prefix (%s = %lld, ...) "
@@ -535,7 +387,7 @@ void spec_init_infer(CXTranslationUnit tu, const struct strset *headers,
   for (size_t i = 0; i < functions->len; i++)
     infer(&s, functions, functions->items[i]);
   for (size_t i = 0; i < s.constants.len; i++) {
-    struct error_constant *e = s.constants.items[i];
+    struct init_error_constant *e = s.constants.items[i];
     free(e->name);
     free(e->prefix);
     free(e);
@@ -545,5 +397,7 @@ void spec_init_infer(CXTranslationUnit tu, const struct strset *headers,
 
 bool spec_init_same_rule(const struct init_rule *a, const struct init_rule *b) {
   return a->kind == b->kind &&
-         (a->values == b->values || (a->values && b->values && strcmp(a->values, b->values) == 0));
+         (a->values == b->values || (a->values && b->values && strcmp(a->values, b->values) == 0)) &&
+         (a->success == b->success ||
+          (a->success && b->success && strcmp(a->success, b->success) == 0));
 }

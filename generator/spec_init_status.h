@@ -9,11 +9,14 @@
  *   signed one when negative;
  * - a size_t (or a typedef of it) that the header's own test of results takes
  *   (`ZSTD_isError(size_t)`, `LZ4F_isError(LZ4F_errorCode_t)`): that function says;
- * - a signed integer whose function's doc comment says what an error returns ("negative
- *   values on failure", "0 on error", "non-zero on error"), or, without such a comment,
- *   whose prefix's error constants are negative (`PCRE2_ERROR_NOMATCH (-1)`): negative.
- * Pointers, booleans, floats, sizes and counts without such a test, and the functions that
- * report errors or versions themselves (`*_get_error_message`, `*Version*`), have none.
+ * - a signed integer whose function's comments say what an error returns, or what success
+ *   does (spec_init_comment.h), or, without such words, whose prefix's error constants are
+ *   negative (`PCRE2_ERROR_NOMATCH (-1)`): negative;
+ * - a boolean (`bool`, or a type named so: `lzma_bool`) whose comments say which value fails.
+ * An enum constant is none for a function its doc comment says goes on normally after it.
+ * Pointers, floats, sizes and counts without such a test, booleans no comment speaks of,
+ * and the functions that report errors or versions themselves (`*_get_error_message`,
+ * `*Version*`), have none.
  */
 #ifndef APIGEN_SPEC_INIT_STATUS_H
 #define APIGEN_SPEC_INIT_STATUS_H
@@ -34,7 +37,8 @@ enum init_rule_kind {
 
 struct init_rule {
   enum init_rule_kind kind;
-  char *values; /* INIT_ERRORS: "[A, B]"; INIT_IS_ERROR: the test; else NULL */
+  char *values;  /* INIT_ERRORS: "[A, B]"; INIT_IS_ERROR: the test; else NULL */
+  char *success; /* values that succeed though the error rule takes them: "[-17]", or NULL */
   char *why;    /* the comment written beside the rule */
 };
 
@@ -54,7 +58,7 @@ struct init_function {
 void spec_init_infer(CXTranslationUnit tu, const struct strset *headers,
                      struct ptrvec *functions);
 
-/* The same rule (kind and values) for two functions. */
+/* The same rule (kind, values and success values) for two functions. */
 bool spec_init_same_rule(const struct init_rule *a, const struct init_rule *b);
 
 #endif

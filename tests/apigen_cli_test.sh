@@ -239,6 +239,33 @@ if [ -f /usr/include/lz4frame.h ] && [ -f /usr/include/webp/decode.h ]; then
     ok "--init: sizes by their doc comments, the words of an inline wrapper" ||
     fail "--init of lz4frame.h, webp/decode.h: $(sed -n '/^trace:/,$p' "$tmp/lz4frame.yaml" "$tmp/webp.yaml" | head -n 12)"
 fi
+# The header's sentences that say what a failure or success returns: expat.h's
+# XML_SetParamEntityParsing "without support ... will return 0" (error zero), lzma.h's
+# lzma_lzma_preset "On success, false is returned" (an lzma_bool: nonzero); a negative
+# rule keeps the answers its comment lists (seccomp_arch_exist: -EEXIST "if it is not
+# present"), not where the comment names success (seccomp_arch_add); an enum constant whose
+# doc comment says lzma_code goes on normally after it is none for lzma_code only
+# (LZMA_UNSUPPORTED_CHECK). libexpat1-dev, liblzma-dev, libseccomp-dev.
+if [ -f /usr/include/expat.h ] && [ -f /usr/include/lzma.h ] && [ -f /usr/include/seccomp.h ]; then
+  eexist=$(/usr/bin/python3 -c 'import errno; print(errno.EEXIST)')
+  run 0 --init expat.h -o "$tmp/expat.yaml" && run 0 --init lzma.h -o "$tmp/lzma.yaml" &&
+    run 0 --init seccomp.h -o "$tmp/seccomp.yaml" &&
+    grep -q '^      XML_SetParamEntityParsing: {type: "int", error: zero}$' "$tmp/expat.yaml" &&
+    grep -q '^      # its doc comment: "If the library has been compiled without support' "$tmp/expat.yaml" &&
+    grep -q '^      lzma_lzma_preset: {type: "lzma_bool", error: nonzero}$' "$tmp/lzma.yaml" &&
+    grep -q '^      lzma_code: {type: "lzma_ret", error: \[LZMA_MEM_ERROR, ' "$tmp/lzma.yaml" &&
+    grep -q '^    error: \[LZMA_UNSUPPORTED_CHECK, LZMA_MEM_ERROR, ' "$tmp/lzma.yaml" &&
+    grep -q "LZMA_UNSUPPORTED_CHECK is none for lzma_code, its doc comment: \"The decoding can still be continued normally" "$tmp/lzma.yaml" &&
+    grep -q "^      seccomp_arch_exist: {type: \"int\", error: negative, success: \[-$eexist\]}$" "$tmp/seccomp.yaml" &&
+    ! grep -q "seccomp_arch_add" "$tmp/seccomp.yaml" &&
+    ok "--init: what a failure or success returns, a negative rule's answers, an enum constant a function goes on after" ||
+    fail "--init of expat.h, lzma.h, seccomp.h: $(sed -n '/^    rules:/,$p' "$tmp/expat.yaml" "$tmp/lzma.yaml" "$tmp/seccomp.yaml")"
+  # the spec with success values is one apigen reads: the model's status has them
+  run 0 --spec "$tmp/seccomp.yaml" --stdout &&
+    grep -q "^  status: {from: result, success: \[-$eexist\], " "$tmp/out" &&
+    ok "--init's success values reach the model" ||
+    fail "--init seccomp.h: no success [-$eexist] in the model"
+fi
 # Bad input to --init: no header, a header that does not exist, one that does not parse
 # (a located message), a library that does not exist. Never a spec on stdout.
 if run 2 --init; then
