@@ -46,9 +46,15 @@ static void intern(uint64_t id) {
   interned_count++;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t v) {
-  h = (h ^ v) * 0x9e3779b97f4a7c15u;
-  return h ^ h >> 31;
+/* The id: each frame's values folded in by a multiply (a bijection of the id for each
+ * value: stacks that differ in one value never collide), the bits spread once at the end
+ * (the intern table takes the low ones). One multiply a value: a stack has a hundred. */
+static inline uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9e3779b97f4a7c15u; }
+
+static inline uint64_t spread(uint64_t h) {
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9u;
+  return h ^ h >> 29;
 }
 
 /* The Python frames as the event's text; false when none could be read. */
@@ -125,6 +131,7 @@ uint64_t tracer_stack_capture(unsigned depth, const struct tracer_code *own) {
     id = mix(mix(id, py[i].code), (uint64_t)(uint32_t)py[i].offset | (uint64_t)py[i].line << 32);
   for (int i = 0; i < nn; i++)
     id = mix(id, pcs[i]);
+  id = spread(id);
   id = id ? id : 1;
   if (!is_interned(id) && !write_stack(id, py, np, gil, pcs, nn, flags))
     return 0;
