@@ -59,10 +59,10 @@ static void tracer_own_update(void) {
 }
 
 static bool tracer_own_contains(uintptr_t pc, const struct tracer_code *own) {
+  if (pc < tracer_own.lo || pc >= tracer_own.hi)
+    return own && tracer_code_contains(own, (const void *)pc); /* one not registered */
   if (own && tracer_code_contains(own, (const void *)pc))
     return true;
-  if (pc < tracer_own.lo || pc >= tracer_own.hi)
-    return false;
   for (unsigned i = 0; i < tracer_own.count; i++)
     if (tracer_code_contains(&tracer_own.code[i], (const void *)pc))
       return true;

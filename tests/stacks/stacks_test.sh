@@ -30,7 +30,8 @@
 #            runtime's interposer around it, the runtime) nor of the null libcudart
 #            between them (stacks_own_check.py, on the trace's stack and object events):
 #            each starts in the app, and -t puts each submission at a line of main that
-#            calls the runtime's copy, fill or launch.
+#            calls the runtime's copy, fill or launch. With TRACER_STACKS_NATIVE=0, stacks
+#            without a native frame.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -170,6 +171,14 @@ cudart)
   checker=stacks_own_check.py check cudart --events "$tmp/events.txt" --app "$app" --foreign '^libcudart' \
     --text "$tmp/cudart.out" --source "$source" --function main \
     --calls 'CUDA\((cudaMemcpy|cudaMemcpyAsync|cudaMemset|cudaLaunchKernel),'
+  # TRACER_STACKS_NATIVE=0: stacks without native frames (the Python frames alone).
+  TRACER_STACKS_NATIVE=0 traced python_only -t -- "$app"
+  babeltrace2 "$tmp/python_only.trace" | grep 'lttng_ust_tracer:stack:' >"$tmp/python_only.txt" ||
+    fail "TRACER_STACKS_NATIVE=0: no stack event in the trace"
+  ! grep -v '_native_length = 0,' "$tmp/python_only.txt" | grep -q . ||
+    fail "TRACER_STACKS_NATIVE=0 still walks native frames: $(grep -m1 -v '_native_length = 0,' "$tmp/python_only.txt")"
+  ! grep -q '^    at ' "$tmp/python_only.out" ||
+    fail "TRACER_STACKS_NATIVE=0: -t still names native frames: $(grep -m1 '^    at ' "$tmp/python_only.out")"
   ;;
 *) fail "unknown case $case" ;;
 esac
