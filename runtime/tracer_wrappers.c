@@ -82,8 +82,9 @@ void *tracer_find_elsewhere(const char *symbol, const void *after) {
 /* The interposers loaded, by the library their wrappers call. */
 enum { INTERPOSERS_MAX = 32 };
 static struct {
-  const char *library; /* a string literal of the interposer */
-  const void *base;    /* where the interposer is loaded */
+  const char *library;     /* a string literal of the interposer */
+  const void *base;        /* where the interposer is loaded */
+  struct tracer_code code; /* its executable segments (the stacks leave its frames out) */
 } interposers[INTERPOSERS_MAX];
 static unsigned interposer_count;
 
@@ -97,7 +98,20 @@ void tracer_interposer_register(const char *library, const void *address) {
   /* Interposers load one after another, in the loader's lock: no two register at once. */
   interposers[i].library = library;
   interposers[i].base = info.dli_fbase;
+  tracer_code_of(address, &interposers[i].code);
   __atomic_store_n(&interposer_count, i + 1, __ATOMIC_RELEASE);
+}
+
+unsigned tracer_interposer_count(void) {
+  return __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+}
+
+unsigned tracer_interposer_code(struct tracer_code *codes, unsigned max) {
+  unsigned n = __atomic_load_n(&interposer_count, __ATOMIC_ACQUIRE);
+  n = n < max ? n : max;
+  for (unsigned i = 0; i < n; i++)
+    codes[i] = interposers[i].code;
+  return n;
 }
 
 static const char *library_of_interposer(const void *wrapper) {

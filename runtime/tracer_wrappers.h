@@ -31,6 +31,12 @@ void *tracer_entry_point(void *address, const char *name, const void *interposer
  * OpenCL driver's clGetPlatformIDs behind the ICD loader's) is left alone. */
 void tracer_interposer_register(const char *library, const void *address);
 
+/* How many interposers registered so far: it only grows (an interposer never unloads). */
+unsigned tracer_interposer_count(void);
+
+/* The executable code of the first max interposers registered, into codes: their count. */
+unsigned tracer_interposer_code(struct tracer_code *codes, unsigned max);
+
 /* dlsym as the C library implements it, never handing out wrappers. */
 void *tracer_real_dlsym(void *handle, const char *name);
 

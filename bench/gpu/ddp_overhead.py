@@ -1,11 +1,12 @@
-"""The DDP demo's step time untraced, traced (default, -m minimal, --no-stacks) and under
+"""The DDP demo's step time untraced, traced (default, -m minimal, --no-stacks, pystacks:
+stacks of Python frames only, TRACER_STACKS_NATIVE=0) and under
 torch.profiler, rounds interleaved so that the machine's drift falls on every mode alike
 (issue 32). Each run is a fresh `torchrun --nproc_per_node=N` job (--nproc, default 2;
 1 on a machine with one GPU); the step time is
 rank 0's median over the steps after the warm-up (tests/gpu/ddp_demo.py prints it).
 
     python3 bench/gpu/ddp_overhead.py --out OUT [--rounds 5] [--budget 520] [--nproc 2]
-        [--sizes small,big] [--modes untraced,traced,minimal,nostacks,profiler]
+        [--sizes small,big] [--modes untraced,traced,minimal,nostacks,pystacks,profiler]
 
 Writes OUT/ddp_overhead.txt: every run, then per size and mode the median, least and most
 step time and the median's ratio to untraced. Rounds stop when the budget (seconds) would
@@ -40,6 +41,8 @@ def command(mode, size, trace_dir):
         tracer += ["-m", "minimal"]
     if mode == "nostacks":  # the submissions' stacks off (docs/flame.md)
         tracer += ["--no-stacks"]
+    # pystacks: stacks of Python frames only (TRACER_STACKS_NATIVE=0, run_once): between
+    # traced and nostacks, what the native walk costs apart from the rest.
     return launcher + tracer + demo
 
 
@@ -48,7 +51,11 @@ def run_once(mode, size, log):
         trace_dir = os.path.join(scratch, "trace")
         cmd = command(mode, size, trace_dir)
         started = time.time()
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        env = dict(os.environ)
+        if mode == "pystacks":
+            env["TRACER_STACKS_NATIVE"] = "0"
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              env=env)
         seconds = time.time() - started
     match = re.search(r"rank 0: step_ms=([0-9.]+)", done.stdout)
     log.write(f"{size:5} {mode:9} rc={done.returncode} wall={seconds:.1f}s "
@@ -112,6 +119,11 @@ def main():
             if with_stacks and without:  # issue 47: stacks cost under 5% of a host-bound step
                 log.write(f"{size:6}stacks: traced / --no-stacks = "
                           f"{statistics.median(with_stacks) / statistics.median(without):.3f} "
+                          "(medians)\n")
+            python_only = results.get((size, "pystacks"))
+            if python_only and without:  # the same, Python frames only (no native walk)
+                log.write(f"{size:6}stacks: pystacks / --no-stacks = "
+                          f"{statistics.median(python_only) / statistics.median(without):.3f} "
                           "(medians)\n")
     with open(os.path.join(args.out, "ddp_overhead.txt")) as log:
         print(log.read())

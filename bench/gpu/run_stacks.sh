@@ -27,9 +27,10 @@
 #               the runtime's PC sampling lines go to summary.txt): each kernel's stall
 #               reasons and hottest instructions (bench/gpu/check_stacks.py --pc-sampling),
 #               and its time in the three runs (CUDA events around each launch)
-#   overhead    bench/gpu/ddp_overhead.py --sizes small --modes untraced,traced,nostacks:
-#               the host-bound step's time with stacks against --no-stacks (issue 47: under
-#               5% more)
+#   overhead    bench/gpu/ddp_overhead.py --sizes small --modes
+#               untraced,traced,pystacks,nostacks: the host-bound step's time with stacks
+#               against --no-stacks (issue 47: under 5% more), and with Python frames only
+#               (TRACER_STACKS_NATIVE=0: what the native walk costs of it)
 # Every step runs under `timeout`; outputs go to OUT (results.tar.gz rewritten after each
 # step; summary.txt has each step's status and seconds). The SVGs come back in OUT for a
 # screenshot (bench/gpu/svg_screenshot.sh, on the development machine: headless Chromium).
@@ -104,7 +105,7 @@ for s in $STEPS; do
       --traced-plain "$OUT/pc_traced_plain.json" --traced "$OUT/pc_traced.json" ;;
   overhead)
     step overhead 560 python3 bench/gpu/ddp_overhead.py --out "$OUT" --sizes small --nproc "$NPROC" \
-      --modes untraced,traced,nostacks --rounds 7 --budget 520 ;;
+      --modes untraced,traced,pystacks,nostacks --rounds 7 --budget 520 ;;
   *) echo "run_stacks.sh: no step $s" >&2 ;;
   esac
 done

@@ -17,16 +17,57 @@
 #include "tracer_wrappers.h"
 
 enum {
-  SKIP_MAX = 8,      /* the runtime's and the interposer's frames on top of the caller's */
+  SKIP_MAX = 16,     /* the tracer's frames (and an outer call's) on top of the caller's */
   FIRST_WALK = 24,   /* frames walked first on a thread that runs Python */
+  WALK_MARGIN = 4,   /* frames walked past where the interpreter was last time */
   OBJECTS_MAX = 512, /* objects kept per process; past that, written again each time */
   BUILD_ID_MAX = 64,
+  TRACER_CODES = 33, /* the runtime and up to 32 interposers (tracer_wrappers.c) */
 };
 
-/* The runtime's own code: its frames (this walk, the capture) are not the app's. */
-static struct tracer_code runtime_code;
-static pthread_once_t runtime_code_once = PTHREAD_ONCE_INIT;
-static void find_runtime_code(void) { tracer_code_of((const void *)stacks_native_frames, &runtime_code); }
+/* The tracer's own code: the runtime (this walk, the capture) and every interposer
+ * registered, with the span that holds them all, so that most frames (the app's, which
+ * lie outside it) cost two comparisons. Rebuilt when an interposer registers. */
+static struct {
+  struct tracer_code code[TRACER_CODES];
+  unsigned count, interposers;
+  uintptr_t lo, hi;
+} tracer_own;
+static pthread_mutex_t tracer_own_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void tracer_own_update(void) {
+  unsigned n = tracer_interposer_count();
+  n = n < TRACER_CODES - 1 ? n : TRACER_CODES - 1;
+  if (__atomic_load_n(&tracer_own.interposers, __ATOMIC_ACQUIRE) == n + 1)
+    return; /* as it stands: n interposers, and 1 marks the runtime found */
+  struct tracer_code interposers[TRACER_CODES - 1];
+  n = tracer_interposer_code(interposers, n);
+  pthread_mutex_lock(&tracer_own_lock);
+  tracer_code_of((const void *)stacks_native_frames, &tracer_own.code[0]);
+  for (unsigned i = 0; i < n; i++)
+    tracer_own.code[i + 1] = interposers[i];
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  for (unsigned i = 0; i <= n; i++)
+    for (int j = 0; j < tracer_own.code[i].count; j++) {
+      lo = tracer_own.code[i].lo[j] < lo ? tracer_own.code[i].lo[j] : lo;
+      hi = tracer_own.code[i].hi[j] > hi ? tracer_own.code[i].hi[j] : hi;
+    }
+  tracer_own.lo = lo, tracer_own.hi = hi;
+  tracer_own.count = n + 1;
+  __atomic_store_n(&tracer_own.interposers, n + 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock(&tracer_own_lock);
+}
+
+static bool tracer_own_contains(uintptr_t pc, const struct tracer_code *own) {
+  if (pc < tracer_own.lo || pc >= tracer_own.hi)
+    return own && tracer_code_contains(own, (const void *)pc); /* one not registered */
+  if (own && tracer_code_contains(own, (const void *)pc))
+    return true;
+  for (unsigned i = 0; i < tracer_own.count; i++)
+    if (tracer_code_contains(&tracer_own.code[i], (const void *)pc))
+      return true;
+  return false;
+}
 
 /* libunwind's walk, loaded at the first stack (dlopen), not linked: an app on a machine
  * without libunwind (a GPU node that carries LTTng alone) starts, its stacks without
@@ -46,47 +87,58 @@ static int walk(void **frames, int size) {
   return backtrace_of_libunwind ? backtrace_of_libunwind(frames, size) : 0;
 }
 
-/* Whether the walk reached Python's interpreter within frames[0, got). */
-static bool reached_interpreter(void *const *frames, int got) {
-  for (int i = got; i-- > 0;)
-    if (stacks_python_interpreter((uintptr_t)frames[i]))
-      return true;
-  return false;
+/* The first of frames[0, got) in Python's interpreter, else -1. */
+static int interpreter_frame(void *const *frames, int got, const struct tracer_code *interpreter) {
+  for (int i = 0; i < got; i++)
+    if (tracer_code_contains(interpreter, frames[i]))
+      return i;
+  return -1;
 }
+
+/* How many frames this thread walked to reach the interpreter lately: libunwind walks
+ * until its buffer is full (some 7 ns a frame on its cached path), so a walk sized to
+ * reach it, and no more, costs least; a deeper place than the last walks again, whole. */
+static __thread int python_walk_hint __attribute__((tls_model("initial-exec")));
 
 int stacks_native_frames(uint64_t *pcs, int max, const struct tracer_code *own, bool python,
                          bool *truncated, bool *cut) {
-  pthread_once(&runtime_code_once, find_runtime_code);
   pthread_once(&libunwind_once, load_libunwind);
+  tracer_own_update();
   void *frames[TRACER_STACK_NATIVE_MAX + SKIP_MAX];
   int want = max + SKIP_MAX;
   if (want > (int)(sizeof frames / sizeof *frames))
     want = (int)(sizeof frames / sizeof *frames);
-  /* A thread that runs Python needs its frames up to the interpreter only, most often a
-   * few (a launcher, ctypes, a binding): a short walk first, the whole one when it did not
-   * get there (libunwind walks until its buffer is full, each frame some 10-30 ns). */
-  int got = python && want > FIRST_WALK ? walk(frames, FIRST_WALK) : 0;
-  if (!got || (got == FIRST_WALK && !reached_interpreter(frames, got)))
+  /* A thread that runs Python needs its frames up to the interpreter only: a walk as deep
+   * as it took last time on this thread (FIRST_WALK at first), the whole one when that did
+   * not get there. */
+  const struct tracer_code *interpreter = python ? stacks_python_interpreter() : NULL;
+  int hint = python_walk_hint;
+  int size = !interpreter ? want : hint ? hint + WALK_MARGIN : FIRST_WALK;
+  size = size < want ? size : want;
+  int got = walk(frames, size);
+  int end = interpreter ? interpreter_frame(frames, got, interpreter) : -1;
+  if (interpreter && end < 0 && got == size && size < want) {
     got = walk(frames, want);
-  int i = 0, n = 0;
-  while (i < got && (tracer_code_contains(&runtime_code, frames[i]) ||
-                     (own && tracer_code_contains(own, frames[i]))))
-    i++;
-  *truncated = *cut = false;
-  for (; i < got; i++) {
-    uintptr_t pc = (uintptr_t)frames[i];
-    if (python && stacks_python_interpreter(pc)) {
-      *cut = true;
-      break;
-    }
-    if (n == max) {
-      *truncated = true;
-      break;
-    }
-    pcs[n++] = pc;
+    end = interpreter_frame(frames, got, interpreter);
   }
-  if (!*cut && got == want && n == max)
-    *truncated = true;
+  if (interpreter) { /* what this walk took (all of it when it never got there), or less */
+    int reached = end >= 0 ? end + 1 : want - WALK_MARGIN;
+    python_walk_hint = reached > hint - 1 ? reached : hint - 1;
+  }
+  *cut = end >= 0;
+  end = end >= 0 ? end : got;
+  /* The tracer's own frames are not the app's: the runtime's and the interposer's on top,
+   * and those of an outer traced call this one is made in (a runtime's wrapper, with the
+   * runtime's own frames between it and its driver call), which the call chain shows as
+   * calls: everything up to the outermost of them goes. */
+  int first = 0;
+  for (int i = 0; i < end; i++)
+    if (tracer_own_contains((uintptr_t)frames[i], own))
+      first = i + 1;
+  int n = end - first < max ? end - first : max;
+  for (int i = 0; i < n; i++)
+    pcs[i] = (uintptr_t)frames[first + i];
+  *truncated = end - first > max || (!*cut && got == want);
   return n;
 }
 

@@ -1,8 +1,10 @@
 /* stacks_native: the calling thread's native frames (libunwind, which reads the unwind
  * tables of code built without frame pointers), and the loaded objects they lie in.
  *
- * Frames are return addresses, innermost first, from the caller of the traced call: the
- * runtime's own frames and the interposer's are left out. A thread that runs Python code
+ * Frames are return addresses, innermost first, from the caller of the traced call: every
+ * frame up to the outermost one in the tracer's own code (the runtime, any interposer:
+ * an outer traced call's wrapper, with the vendor runtime's frames between it and this
+ * call) is left out; the call chain names those calls. A thread that runs Python code
  * keeps the frames up to the first one in Python's interpreter; the Python frames stand
  * for the rest (stacks_python.h).
  *

@@ -183,8 +183,8 @@ bool stacks_python_present(bool again) {
 
 const char *stacks_python_walk(void) { return python.state ? python.walk : "none"; }
 
-bool stacks_python_interpreter(uintptr_t address) {
-  return python.state > 0 && tracer_code_contains(&python.interpreter, (const void *)address);
+const struct tracer_code *stacks_python_interpreter(void) {
+  return __atomic_load_n(&python.state, __ATOMIC_ACQUIRE) > 0 ? &python.interpreter : NULL;
 }
 
 /* ---- The layout's walk ----------------------------------------------------------------- */

@@ -35,6 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tracer_runtime.h"
+
 struct python_frame {
   uintptr_t code; /* the code object */
   int32_t offset; /* the instruction's byte offset in its code; -1 when line says it */
@@ -54,9 +56,10 @@ int stacks_python_frames(struct python_frame *frames, int max, bool *truncated, 
  * the frame still on its stack. */
 bool stacks_python_describe(const struct python_frame *frame, bool gil, char *out, size_t size);
 
-/* Whether address lies in the interpreter's code (the object that defines Python's API:
- * the python program or libpython): native frames there are Python's own, folded away. */
-bool stacks_python_interpreter(uintptr_t address);
+/* The interpreter's code (the object that defines Python's API: the python program or
+ * libpython), NULL while Python is not found: native frames there are Python's own,
+ * folded away. */
+const struct tracer_code *stacks_python_interpreter(void);
 
 /* Which walk serves this process: "frames 3.11" (the layout read), "api" (the public
  * accessors, the GIL held), "none". For the debug log and tests. */

@@ -46,9 +46,32 @@ static void intern(uint64_t id) {
   interned_count++;
 }
 
-static inline uint64_t mix(uint64_t h, uint64_t v) {
-  h = (h ^ v) * 0x9e3779b97f4a7c15u;
-  return h ^ h >> 31;
+/* The id: the frames' values folded in by multiplies, in four lanes (value i into lane
+ * i % 4) so that four multiplies run at once: a stack has a hundred values and each
+ * multiply waits for the one before it in its lane. Each step is a bijection of its lane
+ * for each value, and so is joining the lanes: stacks that differ in one value never
+ * collide. The bits are spread once at the end (the intern table takes the low ones). */
+static inline uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x9e3779b97f4a7c15u; }
+
+static inline uint64_t spread(uint64_t h) {
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9u;
+  return h ^ h >> 29;
+}
+
+struct stack_hash {
+  uint64_t lane[4];
+  unsigned next;
+};
+
+static inline void hash_add(struct stack_hash *h, uint64_t v) {
+  h->lane[h->next & 3] = mix(h->lane[h->next & 3], v);
+  h->next++;
+}
+
+static inline uint64_t hash_id(const struct stack_hash *h) {
+  uint64_t id = spread(mix(mix(mix(h->lane[0], h->lane[1]), h->lane[2]), h->lane[3]));
+  return id ? id : 1;
 }
 
 /* The Python frames as the event's text; false when none could be read. */
@@ -98,6 +121,19 @@ static bool write_stack(uint64_t id, const struct python_frame *py, int np, bool
   return ok;
 }
 
+/* TRACER_STACKS_NATIVE=0: Python frames only, no native walk (to tell the walk's cost
+ * from the rest on a real workload: bench/gpu/ddp_overhead.py's mode pystacks). */
+static bool native_frames_wanted(void) {
+  static int wanted = -1; /* read once: the environment is the app's from then on */
+  int w = __atomic_load_n(&wanted, __ATOMIC_RELAXED);
+  if (w < 0) {
+    const char *v = getenv("TRACER_STACKS_NATIVE");
+    w = !(v && strcmp(v, "0") == 0);
+    __atomic_store_n(&wanted, w, __ATOMIC_RELAXED);
+  }
+  return w;
+}
+
 uint64_t tracer_stack_capture(unsigned depth, const struct tracer_code *own) {
   if (!lttng_ust_tracepoint_enabled(lttng_ust_tracer, stack) || tracer_recording_limited())
     return 0;
@@ -116,16 +152,23 @@ uint64_t tracer_stack_capture(unsigned depth, const struct tracer_code *own) {
   bool py_truncated, gil, native_truncated, cut;
   int np = stacks_python_frames(py, TRACER_STACK_PYTHON_MAX, &py_truncated, &gil);
   uint64_t pcs[TRACER_STACK_NATIVE_MAX];
-  int nn = stacks_native_frames(pcs, TRACER_STACK_NATIVE_MAX, own, np > 0, &native_truncated, &cut);
+  int nn = native_frames_wanted()
+               ? stacks_native_frames(pcs, TRACER_STACK_NATIVE_MAX, own, np > 0,
+                                      &native_truncated, &cut)
+               : (native_truncated = cut = false, 0);
   uint32_t flags = (native_truncated ? TRACER_STACK_NATIVE_TRUNCATED : 0) |
                    (py_truncated ? TRACER_STACK_PYTHON_TRUNCATED : 0) |
                    (np > 0 ? TRACER_STACK_PYTHON : 0);
-  uint64_t id = mix(0x5eed, flags);
-  for (int i = 0; i < np; i++)
-    id = mix(mix(id, py[i].code), (uint64_t)(uint32_t)py[i].offset | (uint64_t)py[i].line << 32);
+  struct stack_hash h = {{0x5eed, 0x5eed + 1, 0x5eed + 2, 0x5eed + 3}, 0};
+  hash_add(&h, flags);
+  hash_add(&h, (uint64_t)np); /* where the Python frames end and the native ones begin */
+  for (int i = 0; i < np; i++) {
+    hash_add(&h, py[i].code);
+    hash_add(&h, (uint64_t)(uint32_t)py[i].offset | (uint64_t)py[i].line << 32);
+  }
   for (int i = 0; i < nn; i++)
-    id = mix(id, pcs[i]);
-  id = id ? id : 1;
+    hash_add(&h, pcs[i]);
+  uint64_t id = hash_id(&h);
   if (!is_interned(id) && !write_stack(id, py, np, gil, pcs, nn, flags))
     return 0;
   if (depth < TRACER_INFLIGHT_DEPTH)

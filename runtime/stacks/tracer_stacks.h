@@ -17,7 +17,9 @@
  *
  * Off (0 for every call) when the session did not enable lttng_ust_tracer:stack
  * (`tracer --no-stacks`), once the trace reached its bound, and in minimal mode, whose
- * batches keep no record slots. Safe from any thread; not from a signal handler.
+ * batches keep no record slots. TRACER_STACKS_NATIVE=0 in the app's environment keeps
+ * the Python frames only (no native walk), to tell its cost apart. Safe from any thread;
+ * not from a signal handler.
  */
 #ifndef TRACER_STACKS_H
 #define TRACER_STACKS_H

@@ -24,6 +24,14 @@
 #            (which opened no region) under helper_main -> launch_heavy, and under the
 #            region the main thread had open then (`helper wait`), marked `[thread TID]`;
 #            the symbols named when the trace is read.
+#  cudart    APP (testapp_cudart) on the null CUDA runtime, which makes its driver calls
+#            inside its own (LD_LIBRARY_PATH names the null libraries): the driver calls'
+#            stacks hold no frame of the tracer's objects (the driver's interposer, the
+#            runtime's interposer around it, the runtime) nor of the null libcudart
+#            between them (stacks_own_check.py, on the trace's stack and object events):
+#            each starts in the app, and -t puts each submission at a line of main that
+#            calls the runtime's copy, fill or launch. With TRACER_STACKS_NATIVE=0, stacks
+#            without a native frame.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=../e2e/lib.sh
@@ -37,11 +45,11 @@ need_tracer "$tracer"
 command -v xmllint >/dev/null 2>&1 || fail "xmllint not found (scripts/setup.sh installs libxml2-utils)"
 command -v babeltrace2 >/dev/null 2>&1 || fail "babeltrace2 not found (scripts/setup.sh)"
 
-# check NAME ARGS...: stacks_check.py, failing the test with its findings.
+# check NAME ARGS...: stacks_check.py (or $checker), failing the test with its findings.
 check() {
   name=$1
   shift
-  /usr/bin/python3 "$here/stacks_check.py" "$@" >"$tmp/$name.check" 2>&1 || {
+  /usr/bin/python3 "$here/${checker:-stacks_check.py}" "$@" >"$tmp/$name.check" 2>&1 || {
     echo "FAIL: $e2e_name: $name:" >&2
     sed 's/^/  /' "$tmp/$name.check" >&2
     exit 1
@@ -151,6 +159,26 @@ native)
     fail "through the window 'helper wait': $window_ns ns of device lines, the helper's weigh $helper_ns: $(cat "$tmp/window.folded")"
   ! grep ';-;' "$tmp/window.folded" | grep -qv '^stacks_app (pid [0-9]*);helper wait;\[thread [0-9]*\];.*;-;helper ' ||
     fail "device lines outside the helper's region through the window: $(grep ';-;' "$tmp/window.folded" | grep -v ';helper wait;')"
+  ;;
+cudart)
+  [ $# -ge 3 ] || fail "usage: $0 TRACER cudart APP"
+  app=$(abspath "$3")
+  need_app "$app"
+  source=$here/../apps/cudart_app.c
+  traced cudart -t -- "$app"
+  { babeltrace2 "$tmp/cudart.trace" || fail "babeltrace2 cannot read the trace"; } |
+    grep -E 'lttng_ust_tracer:(object|stack|device_command):' >"$tmp/events.txt" || true
+  checker=stacks_own_check.py check cudart --events "$tmp/events.txt" --app "$app" --foreign '^libcudart' \
+    --text "$tmp/cudart.out" --source "$source" --function main \
+    --calls 'CUDA\((cudaMemcpy|cudaMemcpyAsync|cudaMemset|cudaLaunchKernel),'
+  # TRACER_STACKS_NATIVE=0: stacks without native frames (the Python frames alone).
+  TRACER_STACKS_NATIVE=0 traced python_only -t -- "$app"
+  babeltrace2 "$tmp/python_only.trace" | grep 'lttng_ust_tracer:stack:' >"$tmp/python_only.txt" ||
+    fail "TRACER_STACKS_NATIVE=0: no stack event in the trace"
+  ! grep -v '_native_length = 0,' "$tmp/python_only.txt" | grep -q . ||
+    fail "TRACER_STACKS_NATIVE=0 still walks native frames: $(grep -m1 -v '_native_length = 0,' "$tmp/python_only.txt")"
+  ! grep -q '^    at ' "$tmp/python_only.out" ||
+    fail "TRACER_STACKS_NATIVE=0: -t still names native frames: $(grep -m1 '^    at ' "$tmp/python_only.out")"
   ;;
 *) fail "unknown case $case" ;;
 esac
