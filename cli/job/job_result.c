@@ -387,7 +387,9 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   for (size_t i = 0; rc == 0 && i < t->backend_count; i++) {
     struct tally_backend *a = &t->backends[i];
     const struct tally_backend *b = &from->backends[i];
-    for (uint32_t f = 0; f < a->function_count; f++) {
+    /* A rank's tally has arrays for the backends its trace holds (tally.h), the job's
+     * for every backend. */
+    for (uint32_t f = 0; f < b->function_count && f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
       stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
