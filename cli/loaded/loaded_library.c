@@ -43,10 +43,3 @@ int loaded_library_load(struct loaded_library *l, const char *doing, struct diag
   return diag_error(d, "%s: %s (%s: install the Debian package %s)", doing, l->failure, l->purpose,
                     l->package);
 }
-
-bool loaded_library_ready(struct loaded_library *l) {
-  pthread_mutex_lock(&l->lock);
-  bool ready = l->tried && !l->failure[0];
-  pthread_mutex_unlock(&l->lock);
-  return ready;
-}

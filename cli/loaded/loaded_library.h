@@ -59,7 +59,4 @@ struct loaded_library {
  * (...)". */
 int loaded_library_load(struct loaded_library *library, const char *doing, struct diag *d);
 
-/* Whether the library is loaded (false when never asked or it failed). */
-bool loaded_library_ready(struct loaded_library *library);
-
 #endif
