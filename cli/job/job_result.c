@@ -95,15 +95,9 @@ int job_result_init(struct job_result *r) {
     struct tally_backend *b = &t->backends[i];
     uint32_t fc = tracer_backends[i]->function_count;
     b->desc = tracer_backends[i];
-    b->function_count = fc;
-    b->host = calloc(fc + 1, sizeof *b->host);
-    b->inside = calloc(fc + 1, sizeof *b->inside);
-    b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
-    b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
-    b->outer = calloc(fc + 1, sizeof *b->outer);
     r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
-    if (!b->host || !b->inside || !b->unfinished || !b->message_bytes || !b->outer ||
-        !r->function_ns[i])
+    /* Every backend's arrays: a job's ranks may hold any of them (tally_free frees them). */
+    if (tally_backend_arrays(b) || !r->function_ns[i])
       return -1;
   }
   return 0;
