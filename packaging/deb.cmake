@@ -7,8 +7,8 @@
 #               does not need, and because regenerating needs the APIs' -dev headers
 #               anyway: a cluster installs `tracer`, a contributor also `tracer-dev`.
 # Dependencies come by package name: the libraries the files link, found by
-# dpkg-shlibdeps (liblttng-ust1, liblttng-ctl0, libyaml-0-2, libclang-19-19, ...), plus
-# what they run or read without linking it, listed below.
+# dpkg-shlibdeps (liblttng-ust1, libyaml-0-2, libclang-19-19, ...), plus what they run or
+# load without linking it, listed below.
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME tracer)
 set(CPACK_PACKAGE_VERSION "${PROJECT_VERSION}")
@@ -41,8 +41,15 @@ set(CPACK_COMPONENT_TRACER_DESCRIPTION
  recorded through LTTng-UST, then prints where the time went: host calls,
  device kernels, memory transfers with bytes and bandwidth. Includes
  environment modules for Lmod and Environment Modules and `tracer --check`.")
-# lttng-sessiond: started by the tracer when no session daemon runs.
+# lttng-sessiond: started by the tracer when no session daemon runs. liblttng-ctl (every
+# recording) and libdw (native frames' names) are loaded when a command needs them, not
+# linked (cli/loaded/loaded_library.h), so dpkg-shlibdeps does not see them: by name here.
 set(CPACK_DEBIAN_TRACER_PACKAGE_DEPENDS "lttng-tools (>= 2.13)")
+foreach(package IN ITEMS "${TRACER_LTTNG_CTL_PACKAGE_NAME}" "${TRACER_DW_PACKAGE_NAME}")
+  if(package)
+    string(APPEND CPACK_DEBIAN_TRACER_PACKAGE_DEPENDS ", ${package}")
+  endif()
+endforeach()
 # An OpenCL platform for the example; babeltrace2 reads the traces with other tools;
 # libotf2 writes --otf2's archives (loaded then, not linked: the tracer runs without it).
 set(CPACK_DEBIAN_TRACER_PACKAGE_RECOMMENDS "pocl-opencl-icd | opencl-icd, babeltrace2")

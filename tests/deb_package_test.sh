@@ -56,6 +56,15 @@ grep -qx tracer "$tmp/dev.depends" || fail "tracer-dev does not depend on tracer
 grep -qx libclang-common-19-dev "$tmp/dev.depends" || fail "tracer-dev does not depend on clang's headers"
 grep -qx clang-format "$tmp/dev.depends" || fail "tracer-dev does not depend on clang-format (apigen runs it)"
 grep -q libclang "$tmp/main.depends" && fail "tracer depends on libclang (apigen's)"
+# Libraries the tracer loads when a command needs them, not linked (cli/loaded/): no
+# NEEDED entry names them, so the package names them itself (liblttng-ctl0, libdw1).
+for so in liblttng-ctl.so.0 libdw.so.1; do
+  path=$(ldconfig -p | awk -v so="$so" '$1 == so && /x86-64/ {print $NF; exit}')
+  owner=$(dpkg -S "$(readlink -f "$path")" 2>/dev/null | head -n 1 | cut -d: -f1)
+  [ -n "$owner" ] || fail "no package owns $so here"
+  grep -qx "$owner" "$tmp/main.depends" ||
+    fail "tracer does not depend on $owner ($so, loaded when needed)"
+done
 mkdir "$tmp/root"
 dpkg-deb -x "$main" "$tmp/root"
 dpkg-deb -x "$dev" "$tmp/root"

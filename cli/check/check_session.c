@@ -9,8 +9,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <lttng/lttng.h>
-
 #include "check_report.h"
 #include "session.h"
 #include "tracer_clock.h"
@@ -83,7 +81,7 @@ static void report_clock(struct check_report *report, const struct check_request
 
 void check_session_and_clock(struct check_report *report, const struct check_request *request,
                              const char *trace_dir) {
-  bool daemon_was_running = lttng_session_daemon_alive() == 1;
+  bool daemon_was_running = session_daemon_alive();
   const char *lttng_home = getenv("LTTNG_HOME");
   char scratch[PATH_MAX];
   snprintf(scratch, sizeof scratch, "%s/.tracer-check-%ld", trace_dir, (long)getpid());

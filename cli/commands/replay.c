@@ -8,8 +8,6 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include <lttng/lttng.h>
-
 #include "commands.h"
 #include "daemon_orphans.h"
 #include "job_folder.h"
@@ -31,7 +29,7 @@ static void flush_orphans(const char *trace_dir) {
   for (size_t i = 0; i < n; i++)
     daemon_orphan_flush(orphans[i].daemon_home, (pid_t)orphans[i].tracer_pid);
   free(orphans);
-  if (lttng_session_daemon_alive() == 1)
+  if (session_daemon_alive())
     session_reap_stale();
 }
 

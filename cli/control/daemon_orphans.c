@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <ftw.h>
-#include <lttng/lttng.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lttng_ctl_library.h"
 #include "session.h"
 
 static int remove_entry(const char *path, const struct stat *st, int type, struct FTW *ftw) {
@@ -42,7 +42,7 @@ bool daemon_orphan_flush(const char *home, pid_t tracer) {
   char *saved = getenv("LTTNG_HOME") ? strdup(getenv("LTTNG_HOME")) : NULL;
   setenv("LTTNG_HOME", home, 1);
   bool flushed = true;
-  if (lttng_session_daemon_alive() == 1) {
+  if (session_daemon_alive()) {
     session_reap_stale();
     struct lttng_session *sessions = NULL;
     int left = lttng_list_sessions(&sessions);

@@ -9,7 +9,7 @@
 #include "session_output.h"
 #include "sigpipe_guard.h"
 
-#include <lttng/lttng.h>
+#include "lttng_ctl_library.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -445,8 +445,24 @@ bool session_tracer_alive(pid_t pid)
   return !(close && close[1] == ' ' && close[2] == 'Z');
 }
 
+bool session_daemon_alive(void)
+{
+  struct diag d;
+  diag_init(&d);
+  bool loaded = lttng_ctl_library_load(&d) == 0;
+  diag_clear(&d);
+  return loaded && lttng_session_daemon_alive() == 1;
+}
+
 void session_reap_stale(void)
 {
+  struct diag d;
+  diag_init(&d);
+  bool loaded = lttng_ctl_library_load(&d) == 0;
+  diag_clear(&d);
+  if (!loaded) {
+    return; /* no daemon can be reached: no session to reap */
+  }
   sigpipe_guard_install();
   int timeout_ms = SESSION_DEFAULT_DAEMON_TIMEOUT_MS * SESSION_FLUSH_TIMEOUT_FACTOR;
   int watch = daemon_watchdog_arm(
@@ -616,6 +632,20 @@ static enum session_status teardown(struct session *session,
                                     struct session_end_report *report,
                                     struct session_error *error);
 
+/* liblttng-ctl, loaded at the first session (lttng_ctl_library.h). */
+static enum session_status load_lttng_ctl(struct session_error *error)
+{
+  struct diag d;
+  diag_init(&d);
+  enum session_status status = SESSION_OK;
+  if (lttng_ctl_library_load(&d) != 0) {
+    char text[sizeof error->message];
+    status = session_fail(error, SESSION_ERR_DAEMON, "%s", diag_join(&d, text, sizeof text));
+  }
+  diag_clear(&d);
+  return status;
+}
+
 enum session_status session_begin(const struct session_options *options,
                                   struct session **session_out, struct session_error *error)
 {
@@ -623,6 +653,10 @@ enum session_status session_begin(const struct session_options *options,
   *session_out = NULL;
   sigpipe_guard_install();
   enum session_status status = check_options(options, error);
+  if (status != SESSION_OK) {
+    return status;
+  }
+  status = load_lttng_ctl(error);
   if (status != SESSION_OK) {
     return status;
   }

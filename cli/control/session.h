@@ -214,6 +214,10 @@ void session_reap_stale(void);
  * True when it cannot tell. */
 bool session_tracer_alive(pid_t pid);
 
+/* Whether a session daemon answers (LTTNG_HOME's, the user's or root's); false too when
+ * liblttng-ctl cannot be loaded. */
+bool session_daemon_alive(void);
+
 /* What a trace folder holds once the session ended. */
 enum session_trace_content {
   SESSION_TRACE_COMPLETE,    /* a metadata file and event streams, all non-empty */

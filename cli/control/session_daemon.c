@@ -6,7 +6,7 @@
 
 #include "path_search.h"
 
-#include <lttng/lttng.h>
+#include "lttng_ctl_library.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -477,6 +477,15 @@ enum session_status session_daemon_ensure(struct session_daemon *daemon, int tim
 {
   bool namespace_ready = own && daemon->own_namespace; /* a retry keeps its namespace */
   memset(daemon, 0, sizeof *daemon);
+  struct diag d;
+  diag_init(&d);
+  if (lttng_ctl_library_load(&d) != 0) { /* session_begin loaded it: a unit test's call */
+    char text[sizeof error->message];
+    session_fail(error, SESSION_ERR_DAEMON, "%s", diag_join(&d, text, sizeof text));
+    diag_clear(&d);
+    return SESSION_ERR_DAEMON;
+  }
+  diag_clear(&d);
   if (own && geteuid() == 0) {
     if (!namespace_ready) {
       enum session_status status = enter_own_run_dir(error);

@@ -2,7 +2,7 @@
  * (why: session_flush.h). */
 #include "session_flush.h"
 
-#include <lttng/lttng.h>
+#include "lttng_ctl_library.h"
 
 #include <errno.h>
 #include <time.h>

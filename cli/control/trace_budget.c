@@ -4,7 +4,7 @@
 #include "session.h"
 #include "tracer_limit.h"
 
-#include <lttng/lttng.h>
+#include "lttng_ctl_library.h"
 
 #include <errno.h>
 #include <fcntl.h>

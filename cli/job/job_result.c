@@ -96,15 +96,9 @@ int job_result_init(struct job_result *r) {
     struct tally_backend *b = &t->backends[i];
     uint32_t fc = tracer_backends[i]->function_count;
     b->desc = tracer_backends[i];
-    b->function_count = fc;
-    b->host = calloc(fc + 1, sizeof *b->host);
-    b->inside = calloc(fc + 1, sizeof *b->inside);
-    b->unfinished = calloc(fc + 1, sizeof *b->unfinished);
-    b->message_bytes = calloc(fc + 1, sizeof *b->message_bytes);
-    b->outer = calloc(fc + 1, sizeof *b->outer);
     r->function_ns[i] = calloc(fc + 1, sizeof **r->function_ns);
-    if (!b->host || !b->inside || !b->unfinished || !b->message_bytes || !b->outer ||
-        !r->function_ns[i])
+    /* Every backend's arrays: a job's ranks may hold any of them (tally_free frees them). */
+    if (tally_backend_arrays(b) || !r->function_ns[i])
       return -1;
   }
   return 0;
@@ -389,7 +383,9 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   for (size_t i = 0; rc == 0 && i < t->backend_count; i++) {
     struct tally_backend *a = &t->backends[i];
     const struct tally_backend *b = &from->backends[i];
-    for (uint32_t f = 0; f < a->function_count; f++) {
+    /* A rank's tally has arrays for the backends its trace holds (tally.h), the job's
+     * for every backend. */
+    for (uint32_t f = 0; f < b->function_count && f < a->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
       stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];

@@ -1,13 +1,11 @@
 /* native_symbols: see native_symbols.h. */
 #include "native_symbols.h"
 
-#include <elfutils/libdwfl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* The C++ ABI's demangler (libstdc++). */
-char *__cxa_demangle(const char *mangled, char *out, size_t *length, int *status);
+#include "dw_library.h"
 
 struct object {
   char *path;
@@ -19,26 +17,37 @@ struct object {
 };
 
 struct native_symbols {
+  /* Begun at the first address named, libdw loaded then (dw_library.h): a trace without
+   * native frames never loads it. NULL before, or when libdw cannot be loaded (tried). */
   Dwfl *dwfl;
+  bool tried;
+  Dwfl_Callbacks callbacks; /* what dwfl points to */
   struct object *objects;
   size_t count, cap;
 };
 
 static char *debuginfo_path;
-static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = &debuginfo_path,
-};
 
-struct native_symbols *native_symbols_new(void) {
-  struct native_symbols *s = calloc(1, sizeof *s);
-  if (s && !(s->dwfl = dwfl_begin(&callbacks))) {
-    free(s);
-    return NULL;
+struct native_symbols *native_symbols_new(void) { return calloc(1, sizeof(struct native_symbols)); }
+
+/* The set's libdwfl session, begun the first time; NULL when libdw cannot be loaded. */
+static Dwfl *dwfl_of(struct native_symbols *s) {
+  if (s->tried)
+    return s->dwfl;
+  s->tried = true;
+  struct diag d;
+  diag_init(&d);
+  if (dw_library_load(&d) == 0) {
+    s->callbacks = (Dwfl_Callbacks){
+        .find_elf = dwfl_build_id_find_elf,
+        .find_debuginfo = dwfl_standard_find_debuginfo,
+        .section_address = dwfl_offline_section_address,
+        .debuginfo_path = &debuginfo_path,
+    };
+    s->dwfl = dwfl_begin(&s->callbacks);
   }
-  return s;
+  diag_clear(&d);
+  return s->dwfl;
 }
 
 void native_symbols_free(struct native_symbols *s) {
@@ -47,7 +56,8 @@ void native_symbols_free(struct native_symbols *s) {
   for (size_t i = 0; i < s->count; i++)
     free(s->objects[i].path);
   free(s->objects);
-  dwfl_end(s->dwfl);
+  if (s->dwfl)
+    dwfl_end(s->dwfl);
   free(s);
 }
 
@@ -80,6 +90,8 @@ static Dwfl_Module *module_of(struct native_symbols *s, struct object *o) {
   if (o->tried)
     return o->module;
   o->tried = true;
+  if (!dwfl_of(s))
+    return NULL;
   const char *slash = strrchr(o->path, '/');
   dwfl_report_begin_add(s->dwfl);
   Dwfl_Module *m = dwfl_report_elf(s->dwfl, slash ? slash + 1 : o->path, o->path, -1, o->base, false);
@@ -96,7 +108,14 @@ static Dwfl_Module *module_of(struct native_symbols *s, struct object *o) {
 
 void native_symbols_demangle(const char *symbol, char *out, size_t size) {
   int status = -1;
-  char *plain = strncmp(symbol, "_Z", 2) == 0 ? __cxa_demangle(symbol, NULL, NULL, &status) : NULL;
+  char *plain = NULL;
+  if (strncmp(symbol, "_Z", 2) == 0) {
+    struct diag d;
+    diag_init(&d);
+    if (dw_library_load_cxx(&d) == 0) /* else the name as it is */
+      plain = __cxa_demangle(symbol, NULL, NULL, &status);
+    diag_clear(&d);
+  }
   const char *name = plain && status == 0 ? plain : symbol;
   size_t len = strlen(name);
   if (plain && status == 0) {

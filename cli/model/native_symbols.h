@@ -4,10 +4,12 @@
  *
  * Through elfutils' libdwfl, which reads the objects' symbol tables and, where the object
  * has them (in itself or in a debug file found by its build id under /usr/lib/debug), its
- * DWARF line tables. An object whose file is gone, or whose build id differs from the one
- * the process had loaded (the file was replaced since, or the trace is read on another
- * machine), is not read: its addresses are named `OBJECT+0xOFFSET`. C++ names are
- * demangled, their parameter lists left out.
+ * DWARF line tables. libdw is loaded at the first address named (dw_library.h), not
+ * before: a trace without native frames never loads it. An object whose file is gone, or
+ * whose build id differs from the one the process had loaded (the file was replaced
+ * since, or the trace is read on another machine), is not read: its addresses are named
+ * `OBJECT+0xOFFSET`, as are all of them where libdw cannot be loaded. C++ names are
+ * demangled (libstdc++'s __cxa_demangle, loaded likewise), their parameter lists left out.
  *
  * One set per process; not thread-safe (the caller locks).
  */

@@ -18,27 +18,43 @@ static void stat_merge(struct tally_stat *into, const struct tally_stat *from) {
   tally_stat_merge(into, from);
 }
 
+/* A backend's per-function arrays, made at its first record (tally_backend.function_count
+ * is 0 until then): a trace holds a few of the compiled-in backends, whose thousands of
+ * functions (MPI, CUDA, HIP, Level Zero) cost each worker a calloc and its page faults
+ * otherwise. Returns 0, or -1 when out of memory. */
+int tally_backend_arrays(struct tally_backend *b) {
+  if (b->host)
+    return 0;
+  uint32_t n = b->desc->function_count;
+  /* One block: host and inside, then unfinished, message bytes and outer. */
+  struct tally_stat *stats = calloc(1, (2 * sizeof *stats + 3 * sizeof(uint64_t)) * (n + 1));
+  if (!stats)
+    return -1;
+  uint64_t *counts = (uint64_t *)(stats + 2 * (n + 1));
+  b->host = stats;
+  b->inside = stats + (n + 1);
+  b->unfinished = counts;
+  b->message_bytes = counts + (n + 1);
+  b->outer = counts + 2 * (n + 1);
+  b->function_count = n;
+  return 0;
+}
+
 static int tally_init(struct tally *t) {
   memset(t, 0, sizeof *t);
   t->backend_count = backends_count();
   t->backends = calloc(t->backend_count ? t->backend_count : 1, sizeof *t->backends);
   if (!t->backends)
     return -1;
-  for (size_t i = 0; i < t->backend_count; i++) {
+  for (size_t i = 0; i < t->backend_count; i++)
     t->backends[i].desc = tracer_backends[i];
-    t->backends[i].function_count = tracer_backends[i]->function_count;
-    t->backends[i].host = calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
-    t->backends[i].inside =
-        calloc(tracer_backends[i]->function_count + 1, sizeof(struct tally_stat));
-    t->backends[i].unfinished = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    t->backends[i].message_bytes =
-        calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    t->backends[i].outer = calloc(tracer_backends[i]->function_count + 1, sizeof(uint64_t));
-    if (!t->backends[i].host || !t->backends[i].inside || !t->backends[i].unfinished ||
-        !t->backends[i].message_bytes || !t->backends[i].outer)
-      return -1;
-  }
   return 0;
+}
+
+/* The backend's tally, its arrays made at its first record; NULL when out of memory. */
+static inline struct tally_backend *backend_of(struct tally *t, int backend) {
+  struct tally_backend *b = &t->backends[backend];
+  return __builtin_expect(b->host != NULL, 1) || tally_backend_arrays(b) == 0 ? b : NULL;
 }
 
 static struct tally_device *device_row(struct tally_backend *b, const char *name, size_t len,
@@ -133,7 +149,9 @@ int tally_call_row(const struct trace_call *c) {
 
 static int on_call(void *context, const struct trace_call *c) {
   struct tally *t = context;
-  struct tally_backend *b = &t->backends[c->backend];
+  struct tally_backend *b = backend_of(t, c->backend);
+  if (!b)
+    return -1;
   if (c->batched) {
     on_batched_call(t, b, c);
     return 0;
@@ -208,15 +226,19 @@ static int on_device(void *context, const struct trace_device *c) {
 }
 
 static int on_unfinished(void *context, const struct trace_unfinished *u) {
-  struct tally *t = context;
-  t->backends[u->backend].unfinished[u->function]++;
+  struct tally_backend *b = backend_of(context, u->backend);
+  if (!b)
+    return -1;
+  b->unfinished[u->function]++;
   return 0;
 }
 
 /* Calls of a counted function on one thread: a block of calls added at once. */
 static int on_counted(void *context, const struct trace_counted *c) {
   struct tally *t = context;
-  struct tally_backend *b = &t->backends[c->backend];
+  struct tally_backend *b = backend_of(t, c->backend);
+  if (!b)
+    return -1;
   struct tally_stat block = {
       .calls = c->calls,
       .errors = c->failed ? c->calls : 0,
@@ -384,7 +406,9 @@ static int merge_into(struct tally *into, struct tally *from) {
     return -1;
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
-    for (uint32_t f = 0; f < a->function_count; f++) {
+    if (b->function_count && tally_backend_arrays(a))
+      return -1;
+    for (uint32_t f = 0; f < b->function_count; f++) {
       stat_merge(&a->host[f], &b->host[f]);
       stat_merge(&a->inside[f], &b->inside[f]);
       a->unfinished[f] += b->unfinished[f];
@@ -516,7 +540,14 @@ int tally_trace(struct trace_reader *reader, const struct trace_read_options *op
   return trace_read(reader, consumers, 1, options, d) == TRACE_READ_FAILED ? -1 : 0;
 }
 
-int tally_empty(struct tally *t) { return tally_init(t); }
+int tally_empty(struct tally *t) {
+  if (tally_init(t))
+    return -1;
+  for (size_t i = 0; i < t->backend_count; i++)
+    if (tally_backend_arrays(&t->backends[i]))
+      return -1;
+  return 0;
+}
 
 struct tally_device *tally_device_row(struct tally_backend *b, const char *name, int kind,
                                       const char *device) {
@@ -530,11 +561,7 @@ void tally_free(struct tally *t) {
   free(t->notices);
   for (size_t i = 0; t->backends && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
-    free(b->host);
-    free(b->inside);
-    free(b->unfinished);
-    free(b->message_bytes);
-    free(b->outer);
+    free(b->host); /* one block with the other arrays (tally_backend_arrays) */
     for (size_t d = 0; d < b->device_count; d++) {
       free(b->device[d].name);
       free(b->device[d].device);

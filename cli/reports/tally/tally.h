@@ -54,9 +54,11 @@ static inline void tally_device_merge(struct tally_device *into, const struct ta
 
 enum { TALLY_NOTED = 8 };
 
+/* A backend's arrays by function index are made at its first record: until then they
+ * are NULL and function_count is 0, so that loops over `f < function_count` see none. */
 struct tally_backend {
   const struct tracer_backend_desc *desc;
-  struct tally_stat *host;     /* by function index; owned */
+  struct tally_stat *host;     /* by function index; owned (one block with the others) */
   /* By function index: calls made inside a traced call of another backend, by that
    * call's library (trace_call.inside_other), set apart from the app's own (host) and
    * from the verdict, unless the run counts them (tally.runtime_calls); owned. */
@@ -67,7 +69,7 @@ struct tally_backend {
   /* By function index: the time of its calls made at depth 0, in no other traced call
    * (a runtime call's driver calls are in it once): what the verdict adds up. owned */
   uint64_t *outer;
-  uint32_t function_count;
+  uint32_t function_count;     /* the arrays' length: desc's, or 0 before the first record */
   struct tally_device *device; /* owned */
   size_t device_count, device_cap;
   struct id_set hosts, processes, threads, device_processes, device_threads;
@@ -148,9 +150,12 @@ int tally_open(struct tally *tally, bool by_actor, struct trace_consumer *consum
 int tally_trace(struct trace_reader *reader, const struct trace_read_options *options,
                 bool by_actor, struct tally *tally, struct diag *d);
 void tally_free(struct tally *tally);
-/* An empty tally of every backend, to fill from elsewhere than a read (a saved result).
- * Returns 0, or -1 when out of memory (tally_free it then too). */
+/* An empty tally of every backend, to fill from elsewhere than a read (a saved result),
+ * every backend's arrays made. Returns 0, or -1 when out of memory (tally_free it then too). */
 int tally_empty(struct tally *tally);
+/* Makes b's arrays by function index (tally_backend.function_count then desc's), unless
+ * made. Returns 0, or -1 when out of memory. */
+int tally_backend_arrays(struct tally_backend *b);
 /* b's device row of the kernel or transfer name (enum tracer_command_kind) on device
  * (NULL: none named), added empty when b has none. NULL when out of memory. */
 struct tally_device *tally_device_row(struct tally_backend *b, const char *name, int kind,
